@@ -1,0 +1,31 @@
+# The two commands for a new user:
+#   make demo   install what is missing, build, run the demonstration
+#   make test   install what is missing, build, run the whole test suite
+BUILD ?= build
+CMAKE_FLAGS ?=
+JOBS ?= 2
+
+.PHONY: all deps build demo test install clean
+
+all: build
+
+deps:
+	@sh scripts/install-deps.sh base
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+
+build: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	sh scripts/demo.sh $(BUILD)
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+install: build
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,293 @@
+/*
+ * lattio.h -- the one public header of lattio, parallel I/O for lattice data.
+ *
+ * Ordered like a manual: status codes first, then the MPI-free LIME layer
+ * (serial reading, writing and checking of LIME files), then the MPI layer
+ * (parallel files, records, lattices), then lattice fields.
+ *
+ * Conventions
+ *   - every function returns an int status: LATTIO_OK (0) or a negative
+ *     lattio_status value from the table below; outputs go through the last
+ *     pointer arguments;
+ *   - handles are opaque; every *_close / *_free accepts NULL;
+ *   - the library never prints and never exits.  LATTIO_TRACE=1 in the
+ *     environment writes a trace of every error (file:line, condition, name)
+ *     to stderr, for debugging;
+ *   - "local" calls involve only the calling process; "collective" calls must
+ *     be made by every rank of the handle's communicator and return the same
+ *     status on every rank.
+ *   - thread safety: distinct handles may be used from distinct threads; one
+ *     handle must not be used by two threads at once.
+ */
+#ifndef LATTIO_H
+#define LATTIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LATTIO_VERSION_MAJOR 0
+#define LATTIO_VERSION_MINOR 1
+#define LATTIO_VERSION_PATCH 0
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                             */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The one error table: X(NAME, value, message).  Values are fixed forever and
+ * grouped by range:
+ *      0          success
+ *     -1 ..  -99  arguments, state and resources
+ *   -100 .. -199  input/output on the operating system or file system
+ *   -200 .. -299  format: the file's bytes are not what the format allows
+ *   -300 .. -399  checksums and verification
+ *   -400 .. -499  MPI
+ *   -500 .. -599  disagreement between ranks
+ *   -600 .. -699  task-local container
+ */
+#define LATTIO_STATUS_TABLE(X)                                                          \
+    X(OK, 0, "success")                                                                 \
+    /* arguments, state, resources */                                                   \
+    X(ERR_ARG, -1, "invalid argument")                                                  \
+    X(ERR_NOMEM, -2, "out of memory")                                                   \
+    X(ERR_STATE, -3, "call not allowed in the handle's current state")                  \
+    X(ERR_UNSUPPORTED, -4, "operation not supported")                                   \
+    X(ERR_NOT_FOUND, -5, "no record of the requested type")                             \
+    X(ERR_TYPE_TOO_LONG, -6, "record type longer than 127 characters")                  \
+    X(ERR_OVERFLOW, -7, "size or offset does not fit the integer type")                 \
+    X(ERR_LAYOUT, -8, "invalid lattice layout")                                         \
+    /* input/output */                                                                  \
+    X(ERR_OPEN, -100, "cannot open file")                                               \
+    X(ERR_READ, -101, "read failed")                                                    \
+    X(ERR_WRITE, -102, "write failed")                                                  \
+    X(ERR_SEEK, -103, "seek failed")                                                    \
+    X(ERR_CLOSE, -104, "close failed")                                                  \
+    X(ERR_SYNC, -105, "fsync failed")                                                   \
+    X(ERR_RENAME, -106, "renaming the temporary file into place failed")                \
+    X(ERR_STAT, -107, "cannot query file size")                                         \
+    X(ERR_EOF, -110, "end of file: no more records")                                    \
+    X(ERR_END_OF_RECORD, -111, "end of record payload")                                 \
+    /* format */                                                                        \
+    X(ERR_BAD_MAGIC, -200, "not a LIME file: wrong magic number")                       \
+    X(ERR_BAD_VERSION, -201, "unsupported LIME version (only 1 exists)")                \
+    X(ERR_TRUNCATED_HEADER, -202, "file ends inside a record header")                   \
+    X(ERR_TRUNCATED_PAYLOAD, -203, "file ends inside a record payload")                 \
+    X(ERR_LENGTH_BEYOND_EOF, -204, "record length larger than the whole file")          \
+    X(ERR_LENGTH_OVERFLOW, -205, "record length too large to address (near 2^64)")      \
+    X(ERR_TYPE_UNTERMINATED, -206, "record type field has no terminating NUL")          \
+    X(ERR_NONZERO_PADDING, -207, "record padding bytes are not zero")                   \
+    X(ERR_TRAILING_BYTES, -208, "bytes after the last record are not a LIME record")    \
+    X(ERR_MBME, -209, "message begin/end flags inconsistent")                           \
+    X(ERR_BAD_FLAGS, -210, "reserved header bits are set")                              \
+    X(ERR_TRUNCATED_PADDING, -211, "file ends inside a record's padding")               \
+    X(ERR_RECORD_OVERRUN, -212, "access beyond the record's declared length")           \
+    X(ERR_RECORD_SHORT, -213, "record closed before its declared length was written")   \
+    X(ERR_BAD_TYPE, -214, "record type contains non-printable characters")             \
+    X(ERR_BAD_XML, -220, "metadata XML cannot be interpreted")                          \
+    X(ERR_BAD_METADATA, -221, "metadata inconsistent with the data")                    \
+    X(ERR_BAD_HEADER, -222, "unreadable header of a foreign format")                    \
+    X(ERR_UNKNOWN_FORMAT, -223, "file format not recognised")                           \
+    /* checksums */                                                                     \
+    X(ERR_CHECKSUM, -300, "checksum mismatch")                                          \
+    X(ERR_NO_CHECKSUM, -301, "checksum record missing")                                 \
+    X(ERR_VERIFY, -302, "data read back differs from data written")                     \
+    X(ERR_PLAQUETTE, -303, "plaquette differs from the header's value")                 \
+    X(ERR_UNITARITY, -304, "links are not unitary")                                     \
+    /* MPI */                                                                           \
+    X(ERR_MPI, -400, "MPI call failed")                                                 \
+    X(ERR_MPI_IO, -401, "MPI-IO call failed")                                           \
+    X(ERR_MPI_FILE, -402, "MPI-IO file error")                                          \
+    X(ERR_MPI_COUNT, -403, "MPI transferred fewer bytes than asked")                    \
+    /* disagreement between ranks */                                                    \
+    X(ERR_RANK_ARG, -500, "arguments differ between ranks")                             \
+    X(ERR_OTHER_RANK, -501, "another rank failed")                                      \
+    /* container */                                                                     \
+    X(ERR_CONTAINER, -600, "container metadata corrupt")                                \
+    X(ERR_CONTAINER_VERSION, -601, "unsupported container format version")              \
+    X(ERR_CONTAINER_TASK, -602, "no such task in the container")
+
+typedef enum lattio_status {
+#define LATTIO_X_ENUM(name, value, msg) LATTIO_##name = (value),
+    LATTIO_STATUS_TABLE(LATTIO_X_ENUM)
+#undef LATTIO_X_ENUM
+} lattio_status;
+
+/* Local.  A static English message for a status; "unknown status" otherwise. */
+const char *lattio_strerror(int status);
+/* Local.  The status's name without prefix ("ERR_BAD_MAGIC"); "UNKNOWN" otherwise. */
+const char *lattio_error_name(int status);
+/* Local.  "major.minor.patch". */
+const char *lattio_version(void);
+
+/* ------------------------------------------------------------------------ */
+/* LIME record layer (MPI-free, local calls)                                */
+/* ------------------------------------------------------------------------ */
+
+#define LATTIO_LIME_MAGIC 0x456789ABu
+#define LATTIO_LIME_VERSION 1
+#define LATTIO_LIME_HEADER_SIZE 144
+#define LATTIO_LIME_TYPE_MAX 127 /* characters, without the NUL */
+#define LATTIO_LIME_FLAG_MB 0x80
+#define LATTIO_LIME_FLAG_ME 0x40
+
+/* One record as found in a file. */
+typedef struct lattio_record_info {
+    uint64_t offset;      /* offset of the header from the start of the file */
+    uint64_t data_offset; /* offset of the payload: offset + 144 */
+    uint64_t length;      /* payload bytes, padding not included */
+    uint32_t padding;     /* NUL bytes after the payload: (8 - length % 8) % 8 */
+    int mb;               /* message-begin flag, 0 or 1 */
+    int me;               /* message-end flag, 0 or 1 */
+    int version;          /* header version field */
+    char type[LATTIO_LIME_TYPE_MAX + 1]; /* NUL-terminated record type */
+} lattio_record_info;
+
+/* Padding bytes that follow a payload of `length` bytes. */
+uint32_t lattio_lime_padding(uint64_t length);
+
+/* Encode a header into 144 bytes.  Errors: ERR_ARG (NULL), ERR_TYPE_TOO_LONG,
+ * ERR_LENGTH_OVERFLOW (length > LATTIO_LIME_MAX_LENGTH). */
+int lattio_lime_header_encode(unsigned char out[LATTIO_LIME_HEADER_SIZE], const char *type,
+                              uint64_t length, int mb, int me);
+
+/* Decode 144 bytes.  Fills every field of *info except offset/data_offset
+ * (set to 0).  Errors, checked in this order: ERR_BAD_MAGIC, ERR_BAD_VERSION,
+ * ERR_TYPE_UNTERMINATED, ERR_LENGTH_OVERFLOW, ERR_BAD_FLAGS (reserved bits of
+ * the flag byte or the reserved byte set).  *info is filled as far as possible
+ * even on error. */
+int lattio_lime_header_decode(const unsigned char in[LATTIO_LIME_HEADER_SIZE],
+                              lattio_record_info *info);
+
+/* Largest payload length lattio accepts: offsets stay below 2^63. */
+#define LATTIO_LIME_MAX_LENGTH (UINT64_C(0x7fffffffffffffff) - 1024)
+
+/* --- Serial reader ------------------------------------------------------ */
+
+typedef struct lattio_lime_reader lattio_lime_reader;
+
+/* Open a LIME file for reading.  Errors: ERR_ARG, ERR_OPEN, ERR_STAT, ERR_NOMEM. */
+int lattio_lime_reader_open(const char *path, lattio_lime_reader **out);
+void lattio_lime_reader_close(lattio_lime_reader *r);
+
+/* Advance to the next record and describe it in *info.  Returns ERR_EOF
+ * after the last record; a format error (ERR_BAD_MAGIC, ERR_TRUNCATED_*, ...)
+ * for a damaged record, after which the reader stays at that record. */
+int lattio_lime_reader_next(lattio_lime_reader *r, lattio_record_info *info);
+
+/* Rewind and find the n-th (0-based) record whose type equals `type`.
+ * ERR_NOT_FOUND if there is none. */
+int lattio_lime_reader_find(lattio_lime_reader *r, const char *type, int n,
+                            lattio_record_info *info);
+
+/* Read up to n bytes of the current record's payload from the current
+ * position; *got receives the bytes read (0 at the end of the payload). */
+int lattio_lime_reader_read(lattio_lime_reader *r, void *buf, size_t n, size_t *got);
+
+/* Read exactly n bytes at `offset` within the current record's payload.
+ * ERR_RECORD_OVERRUN if offset + n exceeds the payload length. Does not move
+ * the sequential position. */
+int lattio_lime_reader_read_at(lattio_lime_reader *r, uint64_t offset, void *buf, size_t n);
+
+/* Set the sequential position inside the current payload (0..length). */
+int lattio_lime_reader_seek(lattio_lime_reader *r, uint64_t offset);
+
+/* Size of the file in bytes. */
+uint64_t lattio_lime_reader_file_size(const lattio_lime_reader *r);
+
+/* --- Serial writer ------------------------------------------------------ */
+
+typedef struct lattio_lime_writer lattio_lime_writer;
+
+enum lattio_lime_writer_mode {
+    LATTIO_LIME_CREATE = 0, /* create or replace */
+    LATTIO_LIME_APPEND = 1  /* append after the existing records */
+};
+
+/* Open for writing.  In APPEND mode the existing file is checked to end on a
+ * record boundary (its last record complete). */
+int lattio_lime_writer_open(const char *path, int mode, lattio_lime_writer **out);
+
+/* Begin a record of exactly `length` payload bytes.  mb/me are the message
+ * flags.  ERR_STATE if the previous record is not complete. */
+int lattio_lime_writer_begin(lattio_lime_writer *w, const char *type, uint64_t length, int mb,
+                             int me);
+
+/* Append n payload bytes.  ERR_RECORD_OVERRUN if that goes beyond the
+ * declared length (nothing is written then). */
+int lattio_lime_writer_write(lattio_lime_writer *w, const void *buf, size_t n);
+
+/* Finish the record: writes the padding.  ERR_RECORD_SHORT if fewer than
+ * `length` bytes were written. */
+int lattio_lime_writer_end(lattio_lime_writer *w);
+
+/* Convenience: begin + write + end of a whole record from memory. */
+int lattio_lime_writer_record(lattio_lime_writer *w, const char *type, const void *data,
+                              uint64_t length, int mb, int me);
+
+/* Close.  ERR_RECORD_SHORT if a record is still open (the file is closed anyway). */
+int lattio_lime_writer_close(lattio_lime_writer *w);
+
+/* --- Structural check --------------------------------------------------- */
+
+/* One problem found by lattio_lime_check. */
+typedef struct lattio_problem {
+    int status;       /* the specific lattio_status */
+    int record;       /* 0-based record index, -1 if not tied to a record */
+    uint64_t offset;  /* file offset the problem is at */
+    char message[200];
+} lattio_problem;
+
+/* Check a LIME file's structure: magic, version, lengths within the file,
+ * zero padding, NUL-terminated printable types, reserved bits, MB/ME
+ * consistency, trailing bytes.  Up to `max` problems are stored in
+ * problems[]; *count receives how many were found in total (may exceed max).
+ * *nrecords (may be NULL) receives the number of complete records.
+ * Returns LATTIO_OK when the file is clean, the status of the first problem
+ * otherwise, or an I/O error (ERR_OPEN, ERR_READ) when the file cannot be read. */
+int lattio_lime_check(const char *path, lattio_problem *problems, size_t max, size_t *count,
+                      size_t *nrecords);
+
+/* ------------------------------------------------------------------------ */
+/* Layout arithmetic (MPI-free): boxes, decompositions, site ranks, offsets  */
+/* ------------------------------------------------------------------------ */
+
+/* (declarations of src/core/layout.c go here) */
+
+/* ------------------------------------------------------------------------ */
+/* Checksums, conversion kernels, metadata scanning (MPI-free)              */
+/* ------------------------------------------------------------------------ */
+
+/* (declarations of src/core/checksum.c, convert.c, xml.c, ... go here) */
+
+#ifndef LATTIO_NO_MPI
+#include <mpi.h>
+
+/* ------------------------------------------------------------------------ */
+/* Parallel files and records (MPI, src/io)                                 */
+/* ------------------------------------------------------------------------ */
+
+/* (declarations of src/io/file.c, record.c go here) */
+
+/* ------------------------------------------------------------------------ */
+/* Distributed lattices (MPI, src/io/lattice.c)                             */
+/* ------------------------------------------------------------------------ */
+
+/* (declarations of src/io/lattice.c go here) */
+
+/* ------------------------------------------------------------------------ */
+/* Lattice fields: ILDG / SciDAC record sets (MPI, src/field)               */
+/* ------------------------------------------------------------------------ */
+
+/* (declarations of src/field go here) */
+
+#endif /* LATTIO_NO_MPI */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LATTIO_H */

@@ -1,0 +1,31 @@
+#!/bin/sh
+# install-deps.sh [base|fuzz|mpich|all] -- make sure the Debian packages lattio
+# needs are installed.  As root, missing packages are installed with apt-get;
+# otherwise the exact command to run is printed and the script fails.
+set -eu
+group=${1:-base}
+base="build-essential cmake ninja-build pkg-config libopenmpi-dev openmpi-bin libdeflate-dev python3"
+fuzz="clang libclang-rt-14-dev"
+mpich="mpich libmpich-dev"
+case "$group" in
+  base) want="$base" ;;
+  fuzz) want="$base $fuzz" ;;
+  mpich) want="$base $mpich" ;;
+  all) want="$base $fuzz $mpich" ;;
+  *) echo "install-deps.sh: unknown group '$group' (base, fuzz, mpich, all)" >&2; exit 2 ;;
+esac
+missing=""
+for p in $want; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+  echo "lattio needs these Debian packages:$missing" >&2
+  echo "install them with: sudo apt-get update && sudo apt-get install -y$missing" >&2
+  exit 1
+fi
+echo "installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,113 @@
+/* status.c -- the error table's messages and names, the trace channel and
+ * the allocation wrapper. */
+#include "internal.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *lattio_strerror(int status)
+{
+    switch (status) {
+#define LATTIO_X_MSG(name, value, msg)                                                   \
+    case (value): return (msg);
+        LATTIO_STATUS_TABLE(LATTIO_X_MSG)
+#undef LATTIO_X_MSG
+    }
+    return "unknown status";
+}
+
+const char *lattio_error_name(int status)
+{
+    switch (status) {
+#define LATTIO_X_NAME(name, value, msg)                                                  \
+    case (value): return #name;
+        LATTIO_STATUS_TABLE(LATTIO_X_NAME)
+#undef LATTIO_X_NAME
+    }
+    return "UNKNOWN";
+}
+
+#define LATTIO_STR2(x) #x
+#define LATTIO_STR(x) LATTIO_STR2(x)
+const char *lattio_version(void)
+{
+    return LATTIO_STR(LATTIO_VERSION_MAJOR) "." LATTIO_STR(LATTIO_VERSION_MINOR) "." LATTIO_STR(
+        LATTIO_VERSION_PATCH);
+}
+
+/* --- trace -------------------------------------------------------------- */
+
+static atomic_int trace_state = -1; /* -1 unknown, 0 off, 1 on */
+static atomic_int trace_rank = -1;
+
+int lattio_trace_enabled(void)
+{
+    int s = atomic_load(&trace_state);
+    if (s < 0) {
+        const char *e = getenv("LATTIO_TRACE");
+        s = (e && *e && strcmp(e, "0") != 0) ? 1 : 0;
+        atomic_store(&trace_state, s);
+    }
+    return s;
+}
+
+void lattio_trace_set_rank(int rank) { atomic_store(&trace_rank, rank); }
+
+void lattio_trace(const char *file, int line, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    const char *base = strrchr(file, '/');
+    base = base ? base + 1 : file;
+    int rank = atomic_load(&trace_rank);
+    if (rank >= 0)
+        fprintf(stderr, "lattio[%d] %s:%d: %s\n", rank, base, line, msg);
+    else
+        fprintf(stderr, "lattio %s:%d: %s\n", base, line, msg);
+}
+
+int lattio_fail(const char *file, int line, const char *cond, int status)
+{
+    if (lattio_trace_enabled())
+        lattio_trace(file, line, "%s -> %s", cond, lattio_error_name(status));
+    return status;
+}
+
+/* --- allocation --------------------------------------------------------- */
+
+static atomic_long outstanding;
+
+void *lattio_malloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (p) atomic_fetch_add(&outstanding, 1);
+    return p;
+}
+
+void *lattio_calloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (p) atomic_fetch_add(&outstanding, 1);
+    return p;
+}
+
+void *lattio_realloc(void *p, size_t n)
+{
+    if (!p) return lattio_malloc(n);
+    return realloc(p, n ? n : 1);
+}
+
+void lattio_free(void *p)
+{
+    if (!p) return;
+    atomic_fetch_sub(&outstanding, 1);
+    free(p);
+}
+
+long lattio_alloc_outstanding(void) { return atomic_load(&outstanding); }
