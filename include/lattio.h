@@ -178,6 +178,12 @@ void lattio_lime_reader_close(lattio_lime_reader *r);
  * for a damaged record, after which the reader stays at that record. */
 int lattio_lime_reader_next(lattio_lime_reader *r, lattio_record_info *info);
 
+/* Go back before the first record (the next call to _next reads record 0). */
+int lattio_lime_reader_rewind(lattio_lime_reader *r);
+
+/* Describe the current record.  ERR_STATE when there is none. */
+int lattio_lime_reader_current(const lattio_lime_reader *r, lattio_record_info *info);
+
 /* Rewind and find the n-th (0-based) record whose type equals `type`.
  * ERR_NOT_FOUND if there is none. */
 int lattio_lime_reader_find(lattio_lime_reader *r, const char *type, int n,
@@ -203,12 +209,19 @@ uint64_t lattio_lime_reader_file_size(const lattio_lime_reader *r);
 typedef struct lattio_lime_writer lattio_lime_writer;
 
 enum lattio_lime_writer_mode {
-    LATTIO_LIME_CREATE = 0, /* create or replace */
-    LATTIO_LIME_APPEND = 1  /* append after the existing records */
+    LATTIO_LIME_CREATE = 0,     /* create or replace */
+    LATTIO_LIME_APPEND = 1,     /* append after the existing records (created if absent) */
+    LATTIO_LIME_IN_PLACE = 0x10, /* flag: CREATE writes under the final name directly */
+    LATTIO_LIME_DURABLE = 0x20   /* flag: fsync the file (and directory) once at close */
 };
 
-/* Open for writing.  In APPEND mode the existing file is checked to end on a
- * record boundary (its last record complete). */
+/* Open for writing; mode is CREATE or APPEND, optionally or-ed with flags.
+ * CREATE writes to a temporary file in the same directory ("PATH.lattio-tmp.*")
+ * that a successful close renames to PATH: until then, and whenever the write
+ * fails, the previous PATH is untouched and the temporary file is removed.
+ * APPEND writes in place after checking that every existing record is intact
+ * (its format error otherwise); a missing final padding is filled in.
+ * Errors: ERR_ARG, ERR_OPEN, ERR_NOMEM, format errors in APPEND mode. */
 int lattio_lime_writer_open(const char *path, int mode, lattio_lime_writer **out);
 
 /* Begin a record of exactly `length` payload bytes.  mb/me are the message
@@ -228,7 +241,13 @@ int lattio_lime_writer_end(lattio_lime_writer *w);
 int lattio_lime_writer_record(lattio_lime_writer *w, const char *type, const void *data,
                               uint64_t length, int mb, int me);
 
-/* Close.  ERR_RECORD_SHORT if a record is still open (the file is closed anyway). */
+/* Offset at which the next record header will be written. */
+uint64_t lattio_lime_writer_offset(const lattio_lime_writer *w);
+
+/* Close and, for CREATE, rename into place.  ERR_RECORD_SHORT if a record is
+ * still open, ERR_WRITE if an earlier write failed: in both cases a CREATE
+ * file is discarded (the previous file stays), an APPEND file keeps what was
+ * written.  ERR_CLOSE, ERR_RENAME, ERR_SYNC from the system.  Accepts NULL. */
 int lattio_lime_writer_close(lattio_lime_writer *w);
 
 /* --- Structural check --------------------------------------------------- */

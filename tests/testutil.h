@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Outstanding allocations made through lattio's wrapper (src/core). */
+long lattio_alloc_outstanding(void);
+
 static int test_failures_;
 static int test_checks_;
 

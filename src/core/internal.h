@@ -78,4 +78,55 @@ static inline void lattio_store_be32(unsigned char *p, uint32_t v)
     p[3] = (unsigned char)v;
 }
 
+/* --- byte sources --------------------------------------------------------
+ * The LIME scanner reads through a source: a positional read callback and the
+ * total size.  The serial reader and the checker use a file descriptor, the
+ * fuzzers a memory buffer, the MPI layer an MPI_File on one rank. */
+typedef struct lattio_source lattio_source;
+struct lattio_source {
+    /* Read up to n bytes at off; *got receives the count (short only at end
+     * of data).  Returns LATTIO_OK or ERR_READ. */
+    int (*read_at)(const lattio_source *src, uint64_t off, void *buf, size_t n, size_t *got);
+    void *ctx;       /* for other backends (an MPI_File, ...) */
+    const void *mem; /* memory backend */
+    int fd;          /* file-descriptor backend */
+    uint64_t size;   /* total bytes available */
+};
+
+/* A source over memory. */
+lattio_source lattio_source_memory(const void *buf, size_t size);
+/* A source over a POSIX file descriptor (pread); size from fstat.
+ * Errors: ERR_STAT. */
+int lattio_source_fd(int fd, lattio_source *src);
+/* Read up to n bytes at off (short only at the end of the source). */
+int lattio_source_read_at(const lattio_source *src, uint64_t off, void *buf, size_t n,
+                          size_t *got);
+/* Read exactly n bytes at off: ERR_READ on an I/O error, `short_status` when
+ * the source ends first. */
+int lattio_source_read_exact(const lattio_source *src, uint64_t off, void *buf, size_t n,
+                             int short_status);
+
+/* Read and validate the record header at `off`, filling *info (including
+ * offset and data_offset).  Statuses:
+ *   ERR_EOF               off == size (clean end)
+ *   ERR_TRAILING_BYTES    off > 0 and the bytes there are not a LIME header
+ *   ERR_BAD_MAGIC         off == 0 and the file does not start with the magic
+ *   ERR_TRUNCATED_HEADER  a header (or a prefix of the magic) cut short
+ *   ERR_BAD_VERSION, ERR_TYPE_UNTERMINATED, ERR_LENGTH_OVERFLOW (decode)
+ *   ERR_LENGTH_BEYOND_EOF length larger than the whole file
+ *   ERR_TRUNCATED_PAYLOAD the payload runs past the end of the source
+ * Reserved flag bits are tolerated here (lattio_lime_check reports them) and
+ * so is missing padding after the last payload. */
+int lattio_lime_header_at(const lattio_source *src, uint64_t off, lattio_record_info *info);
+
+/* Offset of the header following the record `info` describes. */
+static inline uint64_t lattio_lime_next_offset(const lattio_record_info *info)
+{
+    return info->data_offset + info->length + info->padding;
+}
+
+/* lattio_lime_check on any source. */
+int lattio_lime_check_source(const lattio_source *src, lattio_problem *problems, size_t max,
+                             size_t *count, size_t *nrecords);
+
 #endif

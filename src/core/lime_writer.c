@@ -1,0 +1,240 @@
+/* lime_writer.c -- the serial LIME writer.  A new file is written under a
+ * temporary name in the same directory and renamed into place by a
+ * successful close, so a failed or interrupted write never replaces the
+ * previous file.  Appending checks that the file ends on a record boundary. */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+struct lattio_lime_writer {
+    int fd;
+    int flags;
+    char *path;     /* final name */
+    char *tmp;      /* temporary name, NULL when writing in place */
+    uint64_t off;   /* where the next header goes */
+    int in_record;
+    uint64_t rec_data; /* payload offset of the open record */
+    uint64_t rec_len;
+    uint64_t written;
+    int failed; /* a write failed: the file must not be renamed into place */
+};
+
+static char *dup_string(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = lattio_malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+/* Write all n bytes at off. */
+static int write_all_at(int fd, uint64_t off, const void *buf, size_t n)
+{
+    const unsigned char *p = buf;
+    RETURN_IF(off > (uint64_t)INT64_MAX - n, LATTIO_ERR_OVERFLOW);
+    while (n > 0) {
+        ssize_t k = pwrite(fd, p, n, (off_t)off);
+        if (k < 0 && errno == EINTR) continue;
+        RETURN_IF(k <= 0, LATTIO_ERR_WRITE);
+        p += k;
+        off += (uint64_t)k;
+        n -= (size_t)k;
+    }
+    return LATTIO_OK;
+}
+
+/* Create a fresh temporary file next to `path`. */
+static int open_temporary(lattio_lime_writer *w)
+{
+    static unsigned counter;
+    size_t n = strlen(w->path) + 48;
+    w->tmp = lattio_malloc(n);
+    RETURN_IF(!w->tmp, LATTIO_ERR_NOMEM);
+    for (int attempt = 0; attempt < 100; attempt++) {
+        snprintf(w->tmp, n, "%s.lattio-tmp.%ld.%u", w->path, (long)getpid(), counter++);
+        w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (w->fd >= 0) return LATTIO_OK;
+        if (errno != EEXIST && errno != EINTR) break;
+    }
+    lattio_free(w->tmp);
+    w->tmp = NULL;
+    return LATTIO_FAIL(LATTIO_ERR_OPEN, "temporary file");
+}
+
+/* Find where the records of an existing file end. */
+static int find_append_offset(lattio_lime_writer *w)
+{
+    lattio_source src;
+    RETURN_IF_ERROR(lattio_source_fd(w->fd, &src));
+    uint64_t off = 0;
+    for (;;) {
+        lattio_record_info info;
+        int rc = lattio_lime_header_at(&src, off, &info);
+        if (rc == LATTIO_ERR_EOF) break;
+        RETURN_IF_ERROR(rc);
+        off = lattio_lime_next_offset(&info);
+    }
+    w->off = off;
+    return LATTIO_OK;
+}
+
+static int open_file(lattio_lime_writer *w, int mode)
+{
+    if (mode == LATTIO_LIME_APPEND) {
+        w->fd = open(w->path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        RETURN_IF(w->fd < 0, LATTIO_ERR_OPEN);
+        return find_append_offset(w);
+    }
+    if (w->flags & LATTIO_LIME_IN_PLACE) {
+        w->fd = open(w->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        RETURN_IF(w->fd < 0, LATTIO_ERR_OPEN);
+        return LATTIO_OK;
+    }
+    return open_temporary(w);
+}
+
+int lattio_lime_writer_open(const char *path, int mode, lattio_lime_writer **out)
+{
+    RETURN_IF(!path || !out || !*path, LATTIO_ERR_ARG);
+    *out = NULL;
+    int base = mode & 0x0f;
+    RETURN_IF(base != LATTIO_LIME_CREATE && base != LATTIO_LIME_APPEND, LATTIO_ERR_ARG);
+    RETURN_IF(mode & ~(0x0f | LATTIO_LIME_IN_PLACE | LATTIO_LIME_DURABLE), LATTIO_ERR_ARG);
+    lattio_lime_writer *w = lattio_calloc(1, sizeof *w);
+    RETURN_IF(!w, LATTIO_ERR_NOMEM);
+    w->fd = -1;
+    w->flags = mode;
+    w->path = dup_string(path);
+    int rc = w->path ? open_file(w, base) : LATTIO_FAIL(LATTIO_ERR_NOMEM, "path");
+    if (rc < 0) {
+        w->failed = 1;
+        lattio_lime_writer_close(w);
+        return rc;
+    }
+    *out = w;
+    return LATTIO_OK;
+}
+
+int lattio_lime_writer_begin(lattio_lime_writer *w, const char *type, uint64_t length, int mb,
+                             int me)
+{
+    unsigned char h[LATTIO_LIME_HEADER_SIZE];
+    RETURN_IF(!w || !type, LATTIO_ERR_ARG);
+    RETURN_IF(w->in_record, LATTIO_ERR_STATE);
+    RETURN_IF(w->failed, LATTIO_ERR_STATE);
+    RETURN_IF_ERROR(lattio_lime_header_encode(h, type, length, mb, me));
+    RETURN_IF(length > LATTIO_LIME_MAX_LENGTH - w->off, LATTIO_ERR_OVERFLOW);
+    int rc = write_all_at(w->fd, w->off, h, sizeof h);
+    if (rc < 0) {
+        w->failed = 1;
+        return rc;
+    }
+    w->in_record = 1;
+    w->rec_data = w->off + LATTIO_LIME_HEADER_SIZE;
+    w->rec_len = length;
+    w->written = 0;
+    return LATTIO_OK;
+}
+
+int lattio_lime_writer_write(lattio_lime_writer *w, const void *buf, size_t n)
+{
+    RETURN_IF(!w || (!buf && n), LATTIO_ERR_ARG);
+    RETURN_IF(!w->in_record || w->failed, LATTIO_ERR_STATE);
+    RETURN_IF((uint64_t)n > w->rec_len - w->written, LATTIO_ERR_RECORD_OVERRUN);
+    int rc = write_all_at(w->fd, w->rec_data + w->written, buf, n);
+    if (rc < 0) {
+        w->failed = 1;
+        return rc;
+    }
+    w->written += n;
+    return LATTIO_OK;
+}
+
+int lattio_lime_writer_end(lattio_lime_writer *w)
+{
+    static const unsigned char zeros[8];
+    RETURN_IF(!w, LATTIO_ERR_ARG);
+    RETURN_IF(!w->in_record || w->failed, LATTIO_ERR_STATE);
+    RETURN_IF(w->written != w->rec_len, LATTIO_ERR_RECORD_SHORT);
+    uint32_t pad = lattio_lime_padding(w->rec_len);
+    int rc = write_all_at(w->fd, w->rec_data + w->rec_len, zeros, pad);
+    if (rc < 0) {
+        w->failed = 1;
+        return rc;
+    }
+    w->in_record = 0;
+    w->off = w->rec_data + w->rec_len + pad;
+    return LATTIO_OK;
+}
+
+int lattio_lime_writer_record(lattio_lime_writer *w, const char *type, const void *data,
+                              uint64_t length, int mb, int me)
+{
+    RETURN_IF(!w || (!data && length), LATTIO_ERR_ARG);
+    RETURN_IF(length > SIZE_MAX, LATTIO_ERR_OVERFLOW);
+    RETURN_IF_ERROR(lattio_lime_writer_begin(w, type, length, mb, me));
+    RETURN_IF_ERROR(lattio_lime_writer_write(w, data, (size_t)length));
+    return lattio_lime_writer_end(w);
+}
+
+uint64_t lattio_lime_writer_offset(const lattio_lime_writer *w) { return w ? w->off : 0; }
+
+/* Flush to stable storage (file, then directory for a rename). */
+static int sync_file(const lattio_lime_writer *w)
+{
+    RETURN_IF(fsync(w->fd) != 0, LATTIO_ERR_SYNC);
+    return LATTIO_OK;
+}
+
+static int sync_directory(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) : 0;
+    RETURN_IF(n >= sizeof dir, LATTIO_ERR_ARG);
+    if (slash == path) n = 1;
+    memcpy(dir, slash ? path : ".", slash ? n : 1);
+    dir[slash ? n : 1] = '\0';
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    RETURN_IF(fd < 0, LATTIO_ERR_SYNC);
+    int rc = fsync(fd);
+    close(fd);
+    RETURN_IF(rc != 0, LATTIO_ERR_SYNC);
+    return LATTIO_OK;
+}
+
+/* Decide the outcome of a close: the first error wins. */
+static int finish_file(lattio_lime_writer *w)
+{
+    int rc = LATTIO_OK;
+    if (w->in_record) rc = LATTIO_FAIL(LATTIO_ERR_RECORD_SHORT, "record open at close");
+    if (rc == LATTIO_OK && w->failed) rc = LATTIO_FAIL(LATTIO_ERR_WRITE, "earlier write failed");
+    if (rc == LATTIO_OK && (w->flags & LATTIO_LIME_DURABLE)) rc = sync_file(w);
+    if (w->fd >= 0 && close(w->fd) != 0 && rc == LATTIO_OK)
+        rc = LATTIO_FAIL(LATTIO_ERR_CLOSE, "close");
+    w->fd = -1;
+    if (!w->tmp) return rc;
+    if (rc == LATTIO_OK && rename(w->tmp, w->path) != 0)
+        rc = LATTIO_FAIL(LATTIO_ERR_RENAME, "rename");
+    if (rc != LATTIO_OK) {
+        unlink(w->tmp);
+        return rc;
+    }
+    if (w->flags & LATTIO_LIME_DURABLE) rc = sync_directory(w->path);
+    return rc;
+}
+
+int lattio_lime_writer_close(lattio_lime_writer *w)
+{
+    if (!w) return LATTIO_OK;
+    int rc = w->path ? finish_file(w) : LATTIO_OK;
+    if (w->fd >= 0) close(w->fd);
+    lattio_free(w->tmp);
+    lattio_free(w->path);
+    lattio_free(w);
+    return rc;
+}
