@@ -1,0 +1,8 @@
+#!/bin/sh
+# smoke.sh -- run every bench script at a tiny size so they cannot rot.
+# usage: bench/smoke.sh BUILD_DIR
+set -eu
+BUILD=${1:?usage: bench/smoke.sh BUILD_DIR}
+HERE=$(cd "$(dirname "$0")" && pwd)
+"$HERE/extract.sh" "$BUILD" 2 2
+echo "bench smoke: ok"

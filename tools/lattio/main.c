@@ -1,0 +1,78 @@
+/* main.c -- the `lattio` command: dispatch to subcommands.
+ *
+ * To add a subcommand: define a `const tool_command tool_cmd_NAME` in
+ * tools/lattio/cmd_NAME.c, declare it in tool.h and list it in `commands`. */
+#include "tool.h"
+
+#include <string.h>
+
+static const tool_command *const commands[] = {
+    &tool_cmd_info, &tool_cmd_check, &tool_cmd_extract, &tool_cmd_pack, &tool_cmd_unpack,
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void print_main_help(FILE *f)
+{
+    fputs("usage: lattio COMMAND [ARGS...]\n"
+          "       lattio COMMAND --help | lattio --help | lattio --version\n"
+          "\nTools for LIME / ILDG / SciDAC lattice files.  Commands:\n",
+          f);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  %-9s %s\n", commands[i]->name, commands[i]->summary);
+    fputs("\nExit status: 0 success, 1 failure or problems found, 2 unusable arguments.\n"
+          "Records are numbered from 1 everywhere.\n",
+          f);
+}
+
+static const tool_command *find_command(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i]->name, name) == 0) return commands[i];
+    return NULL;
+}
+
+/* --help or -h anywhere before a "--" asks for the command's help. */
+static int wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) return 0;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_main_help(stderr);
+        return TOOL_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+        const tool_command *c = argc > 2 ? find_command(argv[2]) : NULL;
+        if (c)
+            fputs(c->help, stdout);
+        else
+            print_main_help(stdout);
+        return TOOL_OK;
+    }
+    if (strcmp(name, "--version") == 0) {
+        printf("lattio %s\n", lattio_version());
+        return TOOL_OK;
+    }
+    const tool_command *c = find_command(name);
+    if (!c) {
+        fprintf(stderr, "lattio: unknown command '%s' (try 'lattio --help')\n", name);
+        return TOOL_USAGE;
+    }
+    if (wants_help(argc - 1, argv + 1)) {
+        fputs(c->help, stdout);
+        return TOOL_OK;
+    }
+    int rc = c->run(argc - 1, argv + 1);
+    if (fflush(stdout) != 0 && rc == TOOL_OK) {
+        fprintf(stderr, "lattio %s: writing standard output failed\n", name);
+        rc = TOOL_FAIL;
+    }
+    return rc;
+}

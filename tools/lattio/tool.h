@@ -1,0 +1,102 @@
+/* tool.h -- shared declarations of the `lattio` command-line tool.
+ *
+ * Every subcommand is one `tool_command` defined in its own cmd_*.c file and
+ * listed in the table in main.c.  A subcommand's run function gets argv
+ * without the program name (argv[0] is the subcommand's name) and returns the
+ * process exit status: TOOL_OK, TOOL_FAIL or TOOL_USAGE. */
+#ifndef LATTIO_TOOL_H
+#define LATTIO_TOOL_H
+
+#include "lattio.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum { TOOL_OK = 0, TOOL_FAIL = 1, TOOL_USAGE = 2 };
+
+typedef struct tool_command {
+    const char *name;
+    const char *summary; /* one line for `lattio --help` */
+    const char *help;    /* full text for `lattio NAME --help` */
+    int (*run)(int argc, char **argv);
+} tool_command;
+
+extern const tool_command tool_cmd_info;
+extern const tool_command tool_cmd_check;
+extern const tool_command tool_cmd_extract;
+extern const tool_command tool_cmd_pack;
+extern const tool_command tool_cmd_unpack;
+
+/* Streaming block size for payload copies. */
+#define TOOL_BLOCK_SIZE ((size_t)8 << 20)
+
+/* --- messages (util.c) ---------------------------------------------------
+ * All failures print exactly one line on stderr: "lattio CMD: FILE: text". */
+
+/* "lattio CMD: FILE: <strerror(status)> (<NAME>)<suffix>"; returns TOOL_FAIL. */
+int tool_status_error(const char *cmd, const char *file, int status, const char *suffix_fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* "lattio CMD: FILE: <text>"; file may be NULL.  Returns TOOL_FAIL. */
+int tool_error(const char *cmd, const char *file, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* "lattio CMD: <text> (try 'lattio CMD --help')"; returns TOOL_USAGE. */
+int tool_usage(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* --- argument scanning (util.c) ------------------------------------------ */
+
+/* If argv[*i] is `name VALUE` or `name=VALUE`, set *value, advance *i past
+ * the value and return 1; return 0 when argv[*i] is another word; -1 when
+ * the value is missing. */
+int tool_option(int argc, char **argv, int *i, const char *name, const char **value);
+/* Parse a decimal number >= min.  Returns 0 on success, -1 otherwise. */
+int tool_parse_u64(const char *s, uint64_t min, uint64_t *out);
+
+/* --- records and payloads (util.c) -------------------------------------- */
+
+/* lattio_lime_reader_next plus the lime_contents numbering: a record starts
+ * a new message when its MB flag is set or it is the first record. */
+typedef struct tool_walk {
+    lattio_lime_reader *reader;
+    lattio_record_info info; /* the current record */
+    uint64_t next_offset;    /* where the next header is expected */
+    uint64_t index;          /* 1-based index of the current record */
+    int message, record;     /* lime_contents numbering, 1-based */
+} tool_walk;
+
+/* Open `path` for walking.  Returns a lattio status. */
+int tool_walk_open(tool_walk *w, const char *path);
+/* Advance; returns LATTIO_OK, LATTIO_ERR_EOF or a format/I-O error. */
+int tool_walk_next(tool_walk *w);
+void tool_walk_close(tool_walk *w);
+/* Report a failed tool_walk_next: "... at record N, offset O". */
+int tool_walk_error(const char *cmd, const char *file, const tool_walk *w, int status);
+
+/* Copy the current record's payload to out_fd in large blocks.  Uses
+ * copy_file_range on Linux when both ends allow it (unless the environment
+ * sets LATTIO_NO_COPY_RANGE=1), else the reader in TOOL_BLOCK_SIZE blocks.
+ * `path` is the LIME file (opened again for copy_file_range).  On failure
+ * prints one line naming `path` or `out_name` and returns TOOL_FAIL. */
+int tool_copy_payload(const char *cmd, tool_walk *w, const char *path, int out_fd,
+                      const char *out_name);
+
+/* Write all n bytes; returns 0 or -1 (errno set). */
+int tool_write_all(int fd, const void *buf, size_t n);
+
+/* --- text ---------------------------------------------------------------- */
+
+/* Print s as a JSON string literal (with quotes); bytes >= 0x80 and control
+ * characters are escaped as \u00XX, so the output is always ASCII. */
+void tool_json_string(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,234 @@
+/* util.c -- messages, argument scanning, record walking and payload copying
+ * shared by the subcommands of the `lattio` tool. */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* copy_file_range */
+#endif
+#include "tool.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* --- messages ------------------------------------------------------------ */
+
+int tool_status_error(const char *cmd, const char *file, int status, const char *suffix_fmt, ...)
+{
+    fprintf(stderr, "lattio %s: %s: %s (%s)", cmd, file, lattio_strerror(status),
+            lattio_error_name(status));
+    va_list ap;
+    va_start(ap, suffix_fmt);
+    vfprintf(stderr, suffix_fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return TOOL_FAIL;
+}
+
+int tool_error(const char *cmd, const char *file, const char *fmt, ...)
+{
+    fprintf(stderr, "lattio %s: ", cmd);
+    if (file) fprintf(stderr, "%s: ", file);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return TOOL_FAIL;
+}
+
+int tool_usage(const char *cmd, const char *fmt, ...)
+{
+    fprintf(stderr, "lattio %s: ", cmd);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (try 'lattio %s --help')\n", cmd);
+    return TOOL_USAGE;
+}
+
+/* --- arguments ----------------------------------------------------------- */
+
+int tool_option(int argc, char **argv, int *i, const char *name, const char **value)
+{
+    const char *arg = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0) return 0;
+    if (arg[n] == '=') {
+        *value = arg + n + 1;
+        return 1;
+    }
+    if (arg[n] != '\0') return 0;
+    if (*i + 1 >= argc) return -1;
+    *value = argv[++*i];
+    return 1;
+}
+
+int tool_parse_u64(const char *s, uint64_t min, uint64_t *out)
+{
+    if (!s || *s < '0' || *s > '9') return -1;
+    errno = 0;
+    char *end = NULL;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end != '\0' || v < min) return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* --- walking records ----------------------------------------------------- */
+
+int tool_walk_open(tool_walk *w, const char *path)
+{
+    memset(w, 0, sizeof *w);
+    return lattio_lime_reader_open(path, &w->reader);
+}
+
+int tool_walk_next(tool_walk *w)
+{
+    int rc = lattio_lime_reader_next(w->reader, &w->info);
+    if (rc != LATTIO_OK) return rc;
+    w->index++;
+    if (w->info.mb || w->index == 1) {
+        w->message++;
+        w->record = 0;
+    }
+    w->record++;
+    w->next_offset = w->info.data_offset + w->info.length + w->info.padding;
+    return LATTIO_OK;
+}
+
+void tool_walk_close(tool_walk *w)
+{
+    lattio_lime_reader_close(w->reader);
+    w->reader = NULL;
+}
+
+int tool_walk_error(const char *cmd, const char *file, const tool_walk *w, int status)
+{
+    if (status == LATTIO_ERR_TRAILING_BYTES)
+        return tool_status_error(cmd, file, status, " at offset %" PRIu64 ", after record %" PRIu64,
+                                 w->next_offset, w->index);
+    return tool_status_error(cmd, file, status, " at record %" PRIu64 ", offset %" PRIu64,
+                             w->index + 1, w->next_offset);
+}
+
+/* --- copying payloads ---------------------------------------------------- */
+
+int tool_write_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n > 0) {
+        ssize_t k = write(fd, p, n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return -1;
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* Copy through the library reader in TOOL_BLOCK_SIZE blocks. */
+static int copy_with_reader(const char *cmd, tool_walk *w, const char *path, int out_fd,
+                            const char *out_name, uint64_t done)
+{
+    int rc = lattio_lime_reader_seek(w->reader, done);
+    if (rc < 0) return tool_status_error(cmd, path, rc, " seeking in record %" PRIu64, w->index);
+    size_t cap = w->info.length - done < TOOL_BLOCK_SIZE ? (size_t)(w->info.length - done)
+                                                         : TOOL_BLOCK_SIZE;
+    char *buf = malloc(cap ? cap : 1);
+    if (!buf) return tool_error(cmd, NULL, "out of memory");
+    int ret = TOOL_OK;
+    while (done < w->info.length) {
+        size_t got = 0;
+        rc = lattio_lime_reader_read(w->reader, buf, cap, &got);
+        if (rc < 0 || got == 0) {
+            ret = tool_status_error(cmd, path, rc < 0 ? rc : LATTIO_ERR_TRUNCATED_PAYLOAD,
+                                    " reading record %" PRIu64 " at payload byte %" PRIu64,
+                                    w->index, done);
+            break;
+        }
+        if (tool_write_all(out_fd, buf, got) != 0) {
+            ret = tool_error(cmd, out_name, "write failed: %s", strerror(errno));
+            break;
+        }
+        done += got;
+    }
+    free(buf);
+    return ret;
+}
+
+#ifdef __linux__
+/* Try the in-kernel copy.  Returns TOOL_OK / TOOL_FAIL when finished, or -1
+ * to fall back to the reader after *done bytes. */
+static int copy_in_kernel(const char *cmd, tool_walk *w, const char *path, int out_fd,
+                          const char *out_name, uint64_t *done)
+{
+    const char *env = getenv("LATTIO_NO_COPY_RANGE");
+    if (env && *env && strcmp(env, "0") != 0) return -1;
+    int in_fd = open(path, O_RDONLY);
+    if (in_fd < 0) return -1;
+    loff_t off = (loff_t)w->info.data_offset;
+    int ret = TOOL_OK;
+    while (*done < w->info.length) {
+        uint64_t left = w->info.length - *done;
+        size_t n = left < ((uint64_t)1 << 30) ? (size_t)left : (size_t)1 << 30;
+        ssize_t k = copy_file_range(in_fd, &off, out_fd, NULL, n, 0);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0 && *done == 0 &&
+            (errno == EXDEV || errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP ||
+             errno == EBADF || errno == ETXTBSY || errno == EPERM)) {
+            ret = -1;
+            break;
+        }
+        if (k < 0) {
+            ret = tool_error(cmd, out_name, "write failed: %s", strerror(errno));
+            break;
+        }
+        if (k == 0) {
+            ret = tool_status_error(cmd, path, LATTIO_ERR_TRUNCATED_PAYLOAD,
+                                    " at record %" PRIu64 ", payload byte %" PRIu64, w->index,
+                                    *done);
+            break;
+        }
+        *done += (uint64_t)k;
+    }
+    close(in_fd);
+    return ret;
+}
+#endif
+
+int tool_copy_payload(const char *cmd, tool_walk *w, const char *path, int out_fd,
+                      const char *out_name)
+{
+    uint64_t done = 0;
+#ifdef __linux__
+    int rc = copy_in_kernel(cmd, w, path, out_fd, out_name, &done);
+    if (rc >= 0) return rc;
+#endif
+    return copy_with_reader(cmd, w, path, out_fd, out_name, done);
+}
+
+/* --- text ---------------------------------------------------------------- */
+
+void tool_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        case '\t': fputs("\\t", f); break;
+        default:
+            if (*p < 0x20 || *p >= 0x7f)
+                fprintf(f, "\\u%04x", *p);
+            else
+                fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+}
