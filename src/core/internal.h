@@ -48,6 +48,9 @@ void lattio_free(void *p);
 /* Outstanding allocations made through the wrapper (for leak tests). */
 long lattio_alloc_outstanding(void);
 
+/* fsync the directory holding `path` (after a rename).  ERR_SYNC. */
+int lattio_sync_directory(const char *path);
+
 /* Big-endian load/store. */
 static inline uint64_t lattio_load_be64(const unsigned char *p)
 {

@@ -190,7 +190,7 @@ static int sync_file(const lattio_lime_writer *w)
     return LATTIO_OK;
 }
 
-static int sync_directory(const char *path)
+int lattio_sync_directory(const char *path)
 {
     char dir[4096];
     const char *slash = strrchr(path, '/');
@@ -224,7 +224,7 @@ static int finish_file(lattio_lime_writer *w)
         unlink(w->tmp);
         return rc;
     }
-    if (w->flags & LATTIO_LIME_DURABLE) rc = sync_directory(w->path);
+    if (w->flags & LATTIO_LIME_DURABLE) rc = lattio_sync_directory(w->path);
     return rc;
 }
 

@@ -1,0 +1,98 @@
+/* agree.c -- the one place MPI return codes become lattio statuses, status
+ * agreement between ranks, and transfers that never overflow an MPI count. */
+#include "io_internal.h"
+
+#include <limits.h>
+
+int lattio_mpi_status(int mpi_rc, int status, const char *what)
+{
+    if (mpi_rc == MPI_SUCCESS) return LATTIO_OK;
+    if (lattio_trace_enabled()) {
+        char msg[MPI_MAX_ERROR_STRING] = "";
+        int len = 0;
+        MPI_Error_string(mpi_rc, msg, &len);
+        lattio_trace(__FILE__, __LINE__, "%s: %s -> %s", what, msg, lattio_error_name(status));
+    }
+    return status;
+}
+
+int lattio_agree(MPI_Comm comm, int status)
+{
+    int rank = 0;
+    if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS) return LATTIO_ERR_MPI;
+    struct {
+        int value, rank;
+    } mine = {status, rank}, all = {0, 0};
+    int rc = MPI_Allreduce(&mine, &all, 1, MPI_2INT, MPI_MINLOC, comm);
+    RETURN_IF(rc != MPI_SUCCESS, LATTIO_ERR_MPI);
+    if (all.value < 0 && status == LATTIO_OK)
+        LATTIO_TRACE("rank %d failed with %s", all.rank, lattio_error_name(all.value));
+    return all.value;
+}
+
+#define PIECE ((uint64_t)1 << 30)
+
+/* Pieces needed for count bytes, agreed over ranks when collective. */
+static int pieces(lattio_file *f, uint64_t count, int collective, uint64_t *n)
+{
+    uint64_t mine = (count + PIECE - 1) / PIECE;
+    *n = mine;
+    if (!collective) return LATTIO_OK;
+    int rc = MPI_Allreduce(&mine, n, 1, MPI_UINT64_T, MPI_MAX, f->comm);
+    return MPI_CHECK(rc, LATTIO_ERR_MPI);
+}
+
+typedef int (*xfer_fn)(MPI_File, MPI_Offset, void *, int, MPI_Datatype, MPI_Status *);
+
+static int wrap_write_at(MPI_File fh, MPI_Offset o, void *b, int n, MPI_Datatype t, MPI_Status *s)
+{
+    return MPI_File_write_at(fh, o, b, n, t, s);
+}
+static int wrap_write_at_all(MPI_File fh, MPI_Offset o, void *b, int n, MPI_Datatype t,
+                             MPI_Status *s)
+{
+    return MPI_File_write_at_all(fh, o, b, n, t, s);
+}
+
+/* Move count bytes in agreed pieces; every rank makes npieces calls. */
+static int transfer(lattio_file *f, xfer_fn fn, uint64_t off, unsigned char *buf, uint64_t count,
+                    int collective, int err)
+{
+    uint64_t n = 0, done = 0;
+    int status = LATTIO_OK;
+    RETURN_IF(off > (uint64_t)LLONG_MAX - count, LATTIO_ERR_OVERFLOW);
+    RETURN_IF_ERROR(pieces(f, count, collective, &n));
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t k = count - done < PIECE ? count - done : PIECE;
+        MPI_Status st;
+        int got = 0;
+        int rc = fn(f->fh, (MPI_Offset)(off + done), k ? buf + done : NULL, (int)k, MPI_BYTE, &st);
+        if (status == LATTIO_OK) status = MPI_CHECK(rc, err);
+        if (rc == MPI_SUCCESS && MPI_Get_count(&st, MPI_BYTE, &got) == MPI_SUCCESS &&
+            (uint64_t)got != k && status == LATTIO_OK)
+            status = LATTIO_FAIL(err == LATTIO_ERR_READ ? LATTIO_ERR_TRUNCATED_PAYLOAD
+                                                        : LATTIO_ERR_MPI_COUNT, "short transfer");
+        done += k;
+    }
+    return status;
+}
+
+int lattio_write_at_all(lattio_file *f, uint64_t off, const void *buf, uint64_t count)
+{
+    return transfer(f, wrap_write_at_all, off, (unsigned char *)buf, count, 1, LATTIO_ERR_WRITE);
+}
+
+int lattio_write_at(lattio_file *f, uint64_t off, const void *buf, uint64_t count)
+{
+    return transfer(f, wrap_write_at, off, (unsigned char *)buf, count, 0, LATTIO_ERR_WRITE);
+}
+
+int lattio_read_at_all(lattio_file *f, uint64_t off, void *buf, uint64_t count)
+{
+    return transfer(f, MPI_File_read_at_all, off, buf, count, 1, LATTIO_ERR_READ);
+}
+
+int lattio_read_at(lattio_file *f, uint64_t off, void *buf, uint64_t count)
+{
+    return transfer(f, MPI_File_read_at, off, buf, count, 0, LATTIO_ERR_READ);
+}

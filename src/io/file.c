@@ -1,0 +1,167 @@
+/* file.c -- the parallel file handle: collective open and close, the
+ * temporary name and the rename, the record index of a file being read. */
+#include "io_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+void lattio_options_default(lattio_options *opt)
+{
+    if (opt) memset(opt, 0, sizeof *opt);
+}
+
+MPI_Comm lattio_file_comm(const lattio_file *f) { return f ? f->comm : MPI_COMM_NULL; }
+
+static char *dup_string(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = lattio_malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+/* Every rank must name the same path and mode: compare with rank 0's. */
+static int same_arguments(lattio_file *f, const char *path, int mode)
+{
+    unsigned long long h = 1469598103934665603ULL, h0;
+    for (const char *c = path; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+    h ^= (unsigned long long)mode;
+    h0 = h;
+    int rc = MPI_CHECK(MPI_Bcast(&h0, 1, MPI_UNSIGNED_LONG_LONG, 0, f->comm), LATTIO_ERR_MPI);
+    RETURN_IF_ERROR(rc);
+    RETURN_IF(h0 != h, LATTIO_ERR_RANK_ARG);
+    return LATTIO_OK;
+}
+
+/* Rank 0 picks a temporary name beside the final one and tells the others. */
+static int choose_temporary(lattio_file *f)
+{
+    size_t n = strlen(f->path) + 64;
+    int len = 0;
+    f->tmp = lattio_malloc(n);
+    RETURN_IF(!f->tmp, LATTIO_ERR_NOMEM);
+    if (f->rank == 0) {
+        unsigned long long salt = (unsigned long long)MPI_Wtime() * 1000003ULL ^ (unsigned)getpid();
+        snprintf(f->tmp, n, "%s.lattio-tmp.%ld.%llx", f->path, (long)getpid(), salt & 0xffffffULL);
+        len = (int)strlen(f->tmp) + 1;
+    }
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(&len, 1, MPI_INT, 0, f->comm), LATTIO_ERR_MPI));
+    RETURN_IF(len <= 0 || (size_t)len > n, LATTIO_ERR_MPI);
+    return MPI_CHECK(MPI_Bcast(f->tmp, len, MPI_CHAR, 0, f->comm), LATTIO_ERR_MPI);
+}
+
+static int amode_of(int mode)
+{
+    if (mode == LATTIO_MODE_READ) return MPI_MODE_RDONLY;
+    if (mode == LATTIO_MODE_APPEND) return MPI_MODE_RDWR | MPI_MODE_CREATE;
+    return MPI_MODE_RDWR | MPI_MODE_CREATE | MPI_MODE_EXCL;
+}
+
+/* Open the MPI file: the temporary name for CREATE, the path otherwise. */
+static int open_mpi_file(lattio_file *f, MPI_Info info)
+{
+    int rc = LATTIO_OK;
+    if (f->mode == LATTIO_MODE_CREATE && !f->opt.in_place) rc = choose_temporary(f);
+    if (f->mode == LATTIO_MODE_CREATE && f->opt.in_place && f->rank == 0) unlink(f->path);
+    rc = lattio_agree(f->comm, rc);
+    RETURN_IF_ERROR(rc);
+    const char *name = f->tmp ? f->tmp : f->path;
+    int mrc = MPI_File_open(f->comm, name, amode_of(f->mode), info, &f->fh);
+    if (mrc != MPI_SUCCESS) f->fh = MPI_FILE_NULL;
+    rc = MPI_CHECK(mrc, LATTIO_ERR_OPEN);
+    if (rc == LATTIO_OK)
+        rc = MPI_CHECK(MPI_File_set_errhandler(f->fh, MPI_ERRORS_RETURN), LATTIO_ERR_MPI);
+    return lattio_agree(f->comm, rc);
+}
+
+static void free_handle(lattio_file *f)
+{
+    if (f->comm != MPI_COMM_NULL) MPI_Comm_free(&f->comm);
+    lattio_free(f->index);
+    lattio_free(f->tmp);
+    lattio_free(f->path);
+    lattio_free(f);
+}
+
+/* A fresh handle on a duplicate of comm; NULL on failure. */
+static int new_handle(MPI_Comm comm, const char *path, int mode, const lattio_options *opt,
+                      lattio_file **out)
+{
+    lattio_file *f = lattio_calloc(1, sizeof *f);
+    RETURN_IF(!f, LATTIO_ERR_NOMEM);
+    f->fh = MPI_FILE_NULL;
+    f->comm = MPI_COMM_NULL;
+    f->cur = -1;
+    f->mode = mode;
+    if (opt) f->opt = *opt;
+    f->path = dup_string(path);
+    int rc = MPI_CHECK(MPI_Comm_dup(comm, &f->comm), LATTIO_ERR_MPI);
+    if (rc == LATTIO_OK) {
+        MPI_Comm_set_errhandler(f->comm, MPI_ERRORS_RETURN);
+        MPI_Comm_rank(f->comm, &f->rank);
+        MPI_Comm_size(f->comm, &f->size);
+        lattio_trace_set_rank(f->rank);
+    }
+    if (rc == LATTIO_OK && !f->path) rc = LATTIO_FAIL(LATTIO_ERR_NOMEM, "path");
+    if (rc < 0) {
+        free_handle(f);
+        return rc;
+    }
+    *out = f;
+    return LATTIO_OK;
+}
+
+int lattio_open(MPI_Comm comm, const char *path, int mode, MPI_Info info,
+                const lattio_options *opt, lattio_file **out)
+{
+    RETURN_IF(!out, LATTIO_ERR_ARG);
+    *out = NULL;
+    int bad = !path || !*path || mode < LATTIO_MODE_READ || mode > LATTIO_MODE_APPEND;
+    lattio_file *f = NULL;
+    int rc = new_handle(comm, bad ? "" : path, mode, opt, &f);
+    if (rc < 0) return rc; /* the communicator itself is unusable */
+    rc = lattio_agree(f->comm, bad ? LATTIO_FAIL(LATTIO_ERR_ARG, "path/mode") : LATTIO_OK);
+    if (rc == LATTIO_OK) rc = lattio_agree(f->comm, same_arguments(f, path, mode));
+    if (rc == LATTIO_OK) rc = open_mpi_file(f, info);
+    if (rc == LATTIO_OK && mode != LATTIO_MODE_CREATE) rc = lattio_index_load(f);
+    if (rc < 0) {
+        if (f->fh != MPI_FILE_NULL) MPI_File_close(&f->fh);
+        if (f->tmp && f->rank == 0) unlink(f->tmp);
+        free_handle(f);
+        return rc;
+    }
+    *out = f;
+    return LATTIO_OK;
+}
+
+/* Rank 0 renames (or removes) the temporary file; everyone learns the result. */
+static int publish(lattio_file *f, int status)
+{
+    int rc = LATTIO_OK;
+    if (f->rank == 0 && f->tmp) {
+        if (status == LATTIO_OK && rename(f->tmp, f->path) != 0)
+            rc = LATTIO_FAIL(LATTIO_ERR_RENAME, "rename");
+        if (status != LATTIO_OK || rc != LATTIO_OK) unlink(f->tmp);
+    }
+    if (f->rank == 0 && status == LATTIO_OK && rc == LATTIO_OK && f->opt.durable)
+        rc = lattio_sync_directory(f->path);
+    return lattio_agree(f->comm, status != LATTIO_OK ? status : rc);
+}
+
+int lattio_close(lattio_file *f)
+{
+    if (!f) return LATTIO_OK;
+    int rc = LATTIO_OK;
+    int writing = f->mode != LATTIO_MODE_READ;
+    if (writing && f->in_record) rc = LATTIO_FAIL(LATTIO_ERR_RECORD_SHORT, "record open at close");
+    if (writing && f->failed && rc == LATTIO_OK) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "earlier failure");
+    rc = lattio_agree(f->comm, rc);
+    if (writing && f->opt.durable && rc == LATTIO_OK)
+        rc = lattio_agree(f->comm, MPI_CHECK(MPI_File_sync(f->fh), LATTIO_ERR_SYNC));
+    int crc = MPI_CHECK(MPI_File_close(&f->fh), LATTIO_ERR_CLOSE);
+    rc = lattio_agree(f->comm, rc < 0 ? rc : crc);
+    if (writing) rc = publish(f, rc);
+    free_handle(f);
+    return rc;
+}

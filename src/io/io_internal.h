@@ -1,0 +1,54 @@
+/* io_internal.h -- the MPI layer's private pieces: the file handle, status
+ * agreement between ranks, and the one place MPI error codes are mapped. */
+#ifndef LATTIO_IO_INTERNAL_H
+#define LATTIO_IO_INTERNAL_H
+
+#include "internal.h"
+
+#include <mpi.h>
+
+struct lattio_file {
+    MPI_Comm comm; /* duplicate of the caller's communicator */
+    int rank, size;
+    MPI_File fh;
+    int mode;            /* LATTIO_MODE_* */
+    lattio_options opt;
+    char *path;          /* final name */
+    char *tmp;           /* temporary name (rank 0 and others alike), NULL in place */
+    int failed;          /* an agreed error happened: a CREATE file is not renamed */
+    /* writing */
+    uint64_t offset;     /* where the next header goes */
+    int in_record;
+    uint64_t rec_data, rec_len;
+    uint64_t rec_written; /* bytes this rank wrote into the open record */
+    uint64_t rec_end;     /* highest payload offset this rank wrote */
+    /* reading: the record index, read by rank 0 and broadcast */
+    lattio_record_info *index;
+    int nindex;
+    int index_status;    /* why the index ends: ERR_EOF or a format error */
+    int cur;             /* current record, -1 before the first */
+};
+
+/* Map an MPI return code: MPI_SUCCESS -> LATTIO_OK, otherwise `status`
+ * (traced with MPI's error string). */
+int lattio_mpi_status(int mpi_rc, int status, const char *what);
+#define MPI_CHECK(call, status) lattio_mpi_status((call), (status), #call)
+
+/* Collective.  Agree on one status: every rank returns the most negative
+ * status any rank had (ties: the lowest rank's).  A failure of the agreement
+ * itself gives ERR_MPI. */
+int lattio_agree(MPI_Comm comm, int status);
+
+/* Transfer count bytes at an absolute file offset, in pieces of at most
+ * 1 GiB so no MPI count overflows.  Collective variants call the MPI
+ * collective the same number of times on every rank. */
+int lattio_write_at_all(lattio_file *f, uint64_t off, const void *buf, uint64_t count);
+int lattio_read_at_all(lattio_file *f, uint64_t off, void *buf, uint64_t count);
+int lattio_write_at(lattio_file *f, uint64_t off, const void *buf, uint64_t count);
+int lattio_read_at(lattio_file *f, uint64_t off, void *buf, uint64_t count);
+
+/* Collective.  Read the record index (rank 0) and broadcast it; in APPEND
+ * mode also set the offset after the last record (format errors refuse). */
+int lattio_index_load(lattio_file *f);
+
+#endif

@@ -1,0 +1,161 @@
+/* record.c -- LIME records on a parallel file: rank 0 writes headers and
+ * padding at explicit offsets, all ranks write and read payload bytes
+ * collectively, and the declared length is enforced on both sides. */
+#include "io_internal.h"
+
+#include <string.h>
+
+/* Every rank must pass rank 0's type, length and flags. */
+static int same_record_arguments(lattio_file *f, const char *type, uint64_t length, int flags)
+{
+    char mine[LATTIO_LIME_TYPE_MAX + 1 + 16] = {0}, root[sizeof mine];
+    strncpy(mine, type, LATTIO_LIME_TYPE_MAX);
+    memcpy(mine + LATTIO_LIME_TYPE_MAX + 1, &length, 8);
+    memcpy(mine + LATTIO_LIME_TYPE_MAX + 9, &flags, sizeof flags);
+    memcpy(root, mine, sizeof mine);
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(root, (int)sizeof root, MPI_BYTE, 0, f->comm), LATTIO_ERR_MPI));
+    RETURN_IF(memcmp(root, mine, sizeof mine) != 0, LATTIO_ERR_RANK_ARG);
+    return LATTIO_OK;
+}
+
+/* The agreed outcome of a collective write call; failure poisons the file. */
+static int settle(lattio_file *f, int rc)
+{
+    rc = lattio_agree(f->comm, rc);
+    if (rc < 0 && rc != LATTIO_ERR_RECORD_OVERRUN && rc != LATTIO_ERR_ARG && rc != LATTIO_ERR_RANK_ARG)
+        f->failed = 1;
+    return rc;
+}
+
+static int writable(const lattio_file *f)
+{
+    RETURN_IF(f->mode == LATTIO_MODE_READ, LATTIO_ERR_STATE);
+    RETURN_IF(f->failed, LATTIO_ERR_STATE);
+    return LATTIO_OK;
+}
+
+int lattio_record_begin(lattio_file *f, const char *type, uint64_t length, int mb, int me)
+{
+    unsigned char h[LATTIO_LIME_HEADER_SIZE];
+    RETURN_IF(!f, LATTIO_ERR_ARG);
+    int rc = writable(f);
+    if (rc == LATTIO_OK && f->in_record) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "record open");
+    if (rc == LATTIO_OK && !type) rc = LATTIO_FAIL(LATTIO_ERR_ARG, "type");
+    if (rc == LATTIO_OK) rc = lattio_lime_header_encode(h, type, length, mb, me);
+    if (rc == LATTIO_OK && length > LATTIO_LIME_MAX_LENGTH - f->offset) rc = LATTIO_ERR_OVERFLOW;
+    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
+    rc = same_record_arguments(f, type, length, (mb ? 2 : 0) | (me ? 1 : 0));
+    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
+    if (f->rank == 0) rc = lattio_write_at(f, f->offset, h, sizeof h);
+    RETURN_IF_ERROR(settle(f, rc));
+    f->in_record = 1;
+    f->rec_data = f->offset + LATTIO_LIME_HEADER_SIZE;
+    f->rec_len = length;
+    f->rec_written = 0;
+    return LATTIO_OK;
+}
+
+int lattio_record_write_at(lattio_file *f, uint64_t offset, const void *buf, uint64_t count)
+{
+    RETURN_IF(!f, LATTIO_ERR_ARG);
+    int rc = writable(f);
+    if (rc == LATTIO_OK && !f->in_record) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "no record");
+    if (rc == LATTIO_OK && !buf && count) rc = LATTIO_FAIL(LATTIO_ERR_ARG, "buf");
+    if (rc == LATTIO_OK && (offset > f->rec_len || count > f->rec_len - offset))
+        rc = LATTIO_FAIL(LATTIO_ERR_RECORD_OVERRUN, "write past the record");
+    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
+    rc = lattio_write_at_all(f, f->rec_data + offset, buf, count);
+    RETURN_IF_ERROR(settle(f, rc));
+    f->rec_written += count;
+    return LATTIO_OK;
+}
+
+/* Collective: make the file at least `end` bytes long (a record closed
+ * short with no padding may otherwise end early). */
+static int extend_to(lattio_file *f, uint64_t end, int rc)
+{
+    MPI_Offset size = 0;
+    if (f->rank == 0 && rc == LATTIO_OK)
+        rc = MPI_CHECK(MPI_File_get_size(f->fh, &size), LATTIO_ERR_STAT);
+    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(&size, 1, MPI_OFFSET, 0, f->comm), LATTIO_ERR_MPI));
+    if ((uint64_t)size >= end) return LATTIO_OK;
+    return MPI_CHECK(MPI_File_set_size(f->fh, (MPI_Offset)end), LATTIO_ERR_WRITE);
+}
+
+int lattio_record_end(lattio_file *f, int allow_short)
+{
+    static const unsigned char zeros[8];
+    RETURN_IF(!f, LATTIO_ERR_ARG);
+    int rc = writable(f);
+    if (rc == LATTIO_OK && !f->in_record) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "no record");
+    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
+    uint64_t total = 0;
+    rc = MPI_CHECK(MPI_Allreduce(&f->rec_written, &total, 1, MPI_UINT64_T, MPI_SUM, f->comm),
+                   LATTIO_ERR_MPI);
+    if (rc == LATTIO_OK && total < f->rec_len && !allow_short)
+        rc = LATTIO_FAIL(LATTIO_ERR_RECORD_SHORT, "record closed short");
+    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
+    uint32_t pad = lattio_lime_padding(f->rec_len);
+    uint64_t end = f->rec_data + f->rec_len;
+    if (f->rank == 0) rc = lattio_write_at(f, end, zeros, pad);
+    if (pad == 0 && total < f->rec_len) rc = extend_to(f, end, rc);
+    RETURN_IF_ERROR(settle(f, rc));
+    f->in_record = 0;
+    f->offset = end + pad;
+    return LATTIO_OK;
+}
+
+int lattio_record_write(lattio_file *f, const char *type, const void *data, uint64_t length,
+                        int mb, int me)
+{
+    RETURN_IF_ERROR(lattio_record_begin(f, type, length, mb, me));
+    int rank0 = f->rank == 0;
+    RETURN_IF_ERROR(lattio_record_write_at(f, 0, rank0 ? data : NULL, rank0 ? length : 0));
+    return lattio_record_end(f, 0);
+}
+
+/* --- reading ------------------------------------------------------------ */
+
+int lattio_record_count(const lattio_file *f) { return f ? f->nindex : 0; }
+
+int lattio_record_next(lattio_file *f, lattio_record_info *info)
+{
+    RETURN_IF(!f, LATTIO_ERR_ARG);
+    RETURN_IF(f->mode == LATTIO_MODE_CREATE, LATTIO_ERR_STATE);
+    if (f->cur + 1 >= f->nindex) {
+        f->cur = f->nindex;
+        return f->index_status == LATTIO_ERR_EOF ? LATTIO_ERR_EOF
+                                                 : LATTIO_FAIL(f->index_status, "damaged record");
+    }
+    f->cur++;
+    if (info) *info = f->index[f->cur];
+    return LATTIO_OK;
+}
+
+int lattio_record_find(lattio_file *f, const char *type, int n, lattio_record_info *info)
+{
+    RETURN_IF(!f || !type || n < 0, LATTIO_ERR_ARG);
+    for (int i = 0; i < f->nindex; i++) {
+        if (strcmp(f->index[i].type, type) == 0 && n-- == 0) {
+            f->cur = i;
+            if (info) *info = f->index[i];
+            return LATTIO_OK;
+        }
+    }
+    f->cur = f->nindex;
+    return LATTIO_FAIL(LATTIO_ERR_NOT_FOUND, type);
+}
+
+int lattio_record_read_at(lattio_file *f, uint64_t offset, void *buf, uint64_t count)
+{
+    RETURN_IF(!f, LATTIO_ERR_ARG);
+    int rc = LATTIO_OK;
+    const lattio_record_info *r = f->cur >= 0 && f->cur < f->nindex ? &f->index[f->cur] : NULL;
+    if (!r) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "no current record");
+    if (rc == LATTIO_OK && !buf && count) rc = LATTIO_FAIL(LATTIO_ERR_ARG, "buf");
+    if (rc == LATTIO_OK && (offset > r->length || count > r->length - offset))
+        rc = LATTIO_FAIL(LATTIO_ERR_RECORD_OVERRUN, "read past the record");
+    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
+    return lattio_agree(f->comm, lattio_read_at_all(f, r->data_offset + offset, buf, count));
+}

@@ -1,0 +1,30 @@
+/* mpitest.h -- assertions for MPI tests: each rank counts its failures,
+ * mpitest_finish() sums them so every rank leaves together with the same
+ * verdict (no rank waits in a collective the others skipped). */
+#ifndef LATTIO_MPITEST_H
+#define LATTIO_MPITEST_H
+
+#include "testutil.h"
+
+#include <mpi.h>
+
+static int mpitest_rank, mpitest_size;
+
+static inline void mpitest_init(int *argc, char ***argv)
+{
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &mpitest_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &mpitest_size);
+}
+
+static inline int mpitest_finish(void)
+{
+    int mine = test_failures_, total = 0;
+    MPI_Allreduce(&mine, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (mine) fprintf(stderr, "rank %d: %d of %d checks failed\n", mpitest_rank, mine, test_checks_);
+    if (mpitest_rank == 0 && !total) printf("all ranks passed (%d checks on rank 0)\n", test_checks_);
+    MPI_Finalize();
+    return total ? 1 : 0;
+}
+
+#endif
