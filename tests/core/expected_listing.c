@@ -16,10 +16,12 @@ typedef struct row {
 } row;
 
 /* Parse one table line; returns 1 on success. */
-static int parse_row(const char *line, row *r)
+static int parse_row(const char *text, row *r)
 {
-    char rest[256] = "";
+    char line[256] = "", rest[256] = "";
     unsigned long long off, len;
+    size_t n = strcspn(text, "\n");
+    memcpy(line, text, n < sizeof line - 1 ? n : sizeof line - 1); /* this line only */
     memset(r, 0, sizeof *r);
     if (sscanf(line, "%llu %127s %llu %u %255[^\n]", &off, r->type, &len, &r->padding, rest) < 4)
         return 0;
@@ -101,7 +103,10 @@ int main(void)
     int files = 0;
     for (char *p = text; (p = strchr(p, '`'));) {
         char name[128];
-        if (sscanf(p, "`%127[^`]`\n```", name) == 1 && strstr(p, "`\n```") == p + strlen(name) + 1) {
+        /* a heading "`FILE`" or "`FILE` (comment)" on its own line, then ``` */
+        const char *eol = strchr(p, '\n');
+        if (sscanf(p, "`%127[^`]`", name) == 1 && (p == text || p[-1] == '\n') && eol &&
+            strncmp(eol + 1, "```\n", 4) == 0) {
             row rows[32];
             int n = 0;
             char *line = strchr(p, '\n') + 1;  /* the ``` line */
