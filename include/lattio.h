@@ -274,7 +274,82 @@ int lattio_lime_check(const char *path, lattio_problem *problems, size_t max, si
 /* Layout arithmetic (MPI-free): boxes, decompositions, site ranks, offsets  */
 /* ------------------------------------------------------------------------ */
 
-/* (declarations of src/core/layout.c go here) */
+/*
+ * A distributed lattice, as one rank sees it.  Dimensions are named by their
+ * "lattice" index d = 0..ndims-1 (the caller's order, e.g. the Cartesian
+ * communicator's).  In the file the sites are stored lexicographically with
+ * file dimension 0 slowest; file_order[i] names the lattice dimension stored
+ * as file dimension i (Lemon's "mapping"; tmLQCD passes {0,3,2,1}).  The
+ * caller's local buffer holds this rank's box plus ghost layers, with memory
+ * dimension 0 slowest; mem_order[i] names the lattice dimension that is memory
+ * dimension i (Lemon: the local buffer is already in file order, so
+ * mem_order = file_order).  A site is site_bytes opaque bytes.
+ * A site's file rank is its lexicographic index in file order (for ILDG/SciDAC
+ * files with file order t,z,y,x this is SciDAC's r = x + Lx*(y + Ly*(z + Lz*t))).
+ */
+#define LATTIO_MAX_DIMS 8
+
+typedef struct lattio_layout {
+    int ndims;                         /* 1 .. LATTIO_MAX_DIMS */
+    uint64_t global[LATTIO_MAX_DIMS];  /* global extent of each lattice dimension */
+    uint64_t lo[LATTIO_MAX_DIMS];      /* first global coordinate this rank owns */
+    uint64_t count[LATTIO_MAX_DIMS];   /* sites this rank owns (0 in any: owns nothing) */
+    uint64_t halo_lo[LATTIO_MAX_DIMS]; /* ghost layers before the interior in the buffer */
+    uint64_t halo_hi[LATTIO_MAX_DIMS]; /* ghost layers after the interior */
+    int file_order[LATTIO_MAX_DIMS];   /* lattice dimension of file dimension i */
+    int mem_order[LATTIO_MAX_DIMS];    /* lattice dimension of memory dimension i */
+    size_t site_bytes;                 /* bytes per site, >= 1 */
+} lattio_layout;
+
+/* Local.  Fill *l for `ndims` dimensions with global extents `global`, this
+ * rank's box (lo, count), no halos, identity file and memory orders.
+ * Errors: ERR_ARG, ERR_LAYOUT (box outside the lattice, zero extent, ...),
+ * ERR_OVERFLOW (sizes that do not fit 64 bits). */
+int lattio_layout_init(lattio_layout *l, int ndims, const uint64_t *global, const uint64_t *lo,
+                       const uint64_t *count, size_t site_bytes);
+
+/* Local.  Validate every field (orders are permutations, box inside the
+ * lattice, products fit in 64 bits).  ERR_LAYOUT / ERR_OVERFLOW. */
+int lattio_layout_check(const lattio_layout *l);
+
+/* Local.  Block decomposition of `extent` sites over `parts` parts, the
+ * first extent % parts parts one site larger: part `index` gets [*lo, *lo+*count).
+ * 10 sites over 3 parts: 4, 3, 3.  More parts than sites: some get 0. */
+int lattio_split(uint64_t extent, uint64_t parts, uint64_t index, uint64_t *lo, uint64_t *count);
+
+/* Local.  Sites in the whole lattice / in this rank's box / in the local
+ * buffer including ghosts. */
+uint64_t lattio_layout_global_sites(const lattio_layout *l);
+uint64_t lattio_layout_local_sites(const lattio_layout *l);
+uint64_t lattio_layout_buffer_sites(const lattio_layout *l);
+
+/* Local.  File rank of the site with global lattice coordinates coord[]. */
+uint64_t lattio_layout_file_rank(const lattio_layout *l, const uint64_t *coord);
+
+/* Local.  This rank's sites are numbered 0..local_sites-1 in increasing file
+ * rank.  Copy sites [first, first+n) of that numbering from the caller's
+ * buffer `local` (memory order, with ghosts) into `packed` (n * site_bytes,
+ * file order), or back. */
+int lattio_layout_pack(const lattio_layout *l, const void *local, uint64_t first, uint64_t n,
+                       void *packed);
+int lattio_layout_unpack(const lattio_layout *l, const void *packed, uint64_t first, uint64_t n,
+                         void *local);
+
+/* One contiguous piece of the file: `bytes` bytes at file byte offset
+ * `file_offset` (relative to the start of the lattice's data), holding the
+ * packed sites starting at packed byte offset `packed_offset`. */
+typedef struct lattio_run {
+    uint64_t file_offset;
+    uint64_t packed_offset;
+    uint64_t bytes;
+} lattio_run;
+
+/* Local.  The file pieces of this rank's sites [first, first+n) in the
+ * numbering above, merged into maximal contiguous runs and written to
+ * runs[0..max).  *nruns receives the total number of runs (which may exceed
+ * max: call again with more room, or with a smaller n). */
+int lattio_layout_runs(const lattio_layout *l, uint64_t first, uint64_t n, lattio_run *runs,
+                       size_t max, size_t *nruns);
 
 /* ------------------------------------------------------------------------ */
 /* Checksums, conversion kernels, metadata scanning (MPI-free)              */
@@ -289,7 +364,85 @@ int lattio_lime_check(const char *path, lattio_problem *problems, size_t max, si
 /* Parallel files and records (MPI, src/io)                                 */
 /* ------------------------------------------------------------------------ */
 
-/* (declarations of src/io/file.c, record.c go here) */
+/*
+ * A parallel LIME file, opened collectively on a communicator (duplicated
+ * inside).  Every collective call returns the same status on every rank:
+ * the most negative status any rank met (ties: the lowest rank's).  So one
+ * rank's bad argument or I/O error surfaces everywhere and no rank is left
+ * waiting in a later collective.
+ */
+typedef struct lattio_file lattio_file;
+
+enum lattio_mode {
+    LATTIO_MODE_READ = 1,   /* existing file; the record index is read by rank 0 */
+    LATTIO_MODE_CREATE = 2, /* new file, or replace the file at a successful close */
+    LATTIO_MODE_APPEND = 3  /* records after the existing ones (created if absent) */
+};
+
+typedef struct lattio_options {
+    int in_place; /* CREATE: write under the final name (the old file is removed at open) */
+    int durable;  /* writes: MPI_File_sync once before close */
+} lattio_options;
+
+/* Local.  Defaults: temporary name + rename, no sync. */
+void lattio_options_default(lattio_options *opt);
+
+/* Collective.  Open `path` (same on every rank).  `info` (may be
+ * MPI_INFO_NULL) is passed to MPI_File_open; `opt` may be NULL (defaults).
+ * CREATE writes to "PATH.lattio-tmp.*" next to PATH and renames it at a
+ * successful close, so a failed or killed write never leaves a partial file
+ * under PATH nor destroys the previous one.  New files are not truncated.
+ * Errors: ERR_ARG, ERR_RANK_ARG (path or mode differ), ERR_OPEN, ERR_MPI,
+ * format errors of an APPEND file. */
+int lattio_open(MPI_Comm comm, const char *path, int mode, MPI_Info info,
+                const lattio_options *opt, lattio_file **out);
+
+/* Collective.  Close; for CREATE rename into place when every call since
+ * open succeeded on every rank and no record is open, otherwise remove the
+ * temporary file and return the error (ERR_RECORD_SHORT for an open record,
+ * ERR_STATE after an earlier failure).  Accepts NULL (returns OK). */
+int lattio_close(lattio_file *f);
+
+/* Local.  The handle's communicator (the duplicate) and file size so far. */
+MPI_Comm lattio_file_comm(const lattio_file *f);
+
+/* --- writing records (collective) ----------------------------------------
+ * Rank 0 writes headers and padding at explicit offsets; payload bytes are
+ * written collectively by all ranks.  Arguments must be equal on every rank
+ * (ERR_RANK_ARG otherwise). */
+
+/* Begin a record of exactly `length` payload bytes. */
+int lattio_record_begin(lattio_file *f, const char *type, uint64_t length, int mb, int me);
+
+/* Each rank writes its `count` bytes at `offset` within the open record's
+ * payload (pieces may differ per rank; count may be 0 and beyond 2 GiB).
+ * ERR_RECORD_OVERRUN if any rank's piece leaves the record (nothing written). */
+int lattio_record_write_at(lattio_file *f, uint64_t offset, const void *buf, uint64_t count);
+
+/* End the record, writing its padding.  ERR_RECORD_SHORT if the ranks wrote
+ * fewer bytes in total than the declared length, unless allow_short (the
+ * unwritten bytes then read as zeros). */
+int lattio_record_end(lattio_file *f, int allow_short);
+
+/* A whole record whose payload is rank 0's `data` (ignored elsewhere). */
+int lattio_record_write(lattio_file *f, const char *type, const void *data, uint64_t length,
+                        int mb, int me);
+
+/* --- reading records --------------------------------------------------- */
+
+/* Local (the index is the same on every rank).  Advance to the next record:
+ * ERR_EOF after the last, or the format error that ended the index. */
+int lattio_record_next(lattio_file *f, lattio_record_info *info);
+
+/* Local.  Make the n-th record (0-based) of type `type` current: ERR_NOT_FOUND. */
+int lattio_record_find(lattio_file *f, const char *type, int n, lattio_record_info *info);
+
+/* Local.  Number of intact records in the index. */
+int lattio_record_count(const lattio_file *f);
+
+/* Collective.  Each rank reads its `count` bytes at `offset` within the
+ * current record's payload.  ERR_RECORD_OVERRUN beyond the record. */
+int lattio_record_read_at(lattio_file *f, uint64_t offset, void *buf, uint64_t count);
 
 /* ------------------------------------------------------------------------ */
 /* Distributed lattices (MPI, src/io/lattice.c)                             */
