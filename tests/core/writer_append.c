@@ -65,6 +65,7 @@ static void append_refuses_damaged_file(void)
 static void append_creates(void)
 {
     lattio_lime_writer *w = NULL;
+    remove("new.lime"); /* left over from an earlier run */
     CHECK_OK(lattio_lime_writer_open("new.lime", LATTIO_LIME_APPEND, &w));
     CHECK_U64(lattio_lime_writer_offset(w), 0);
     CHECK_OK(lattio_lime_writer_record(w, "a", "b", 1, 1, 1));
