@@ -337,7 +337,9 @@ int lattio_layout_unpack(const lattio_layout *l, const void *packed, uint64_t fi
 
 /* One contiguous piece of the file: `bytes` bytes at file byte offset
  * `file_offset` (relative to the start of the lattice's data), holding the
- * packed sites starting at packed byte offset `packed_offset`. */
+ * packed sites starting at packed byte offset `packed_offset` (relative to
+ * site `first` of the call, as lattio_layout_pack(l, .., first, n, packed)
+ * lays them out). */
 typedef struct lattio_run {
     uint64_t file_offset;
     uint64_t packed_offset;
@@ -448,7 +450,27 @@ int lattio_record_read_at(lattio_file *f, uint64_t offset, void *buf, uint64_t c
 /* Distributed lattices (MPI, src/io/lattice.c)                             */
 /* ------------------------------------------------------------------------ */
 
-/* (declarations of src/io/lattice.c go here) */
+/*
+ * Collective.  Write this rank's sites of a distributed lattice (described by
+ * its layout, which must agree between ranks in ndims, global, file_order and
+ * site_bytes) into the open record, the lattice's first byte at payload
+ * offset `offset`; the lattice occupies global_sites * site_bytes bytes there.
+ * Only the interior of `local` goes to the file (ghosts are never read).
+ * Several lattices, or parts of one, may go into the same record at
+ * different offsets.  The boxes of all ranks must tile the lattice: ranks
+ * whose sites do not add up to the global count give ERR_LAYOUT everywhere
+ * (nothing is written).  Sites are opaque bytes; no conversion.
+ * Errors: ERR_ARG, ERR_LAYOUT, ERR_RANK_ARG, ERR_RECORD_OVERRUN, ERR_STATE,
+ * ERR_NOMEM, ERR_WRITE.
+ */
+int lattio_lattice_write(lattio_file *f, const lattio_layout *l, uint64_t offset,
+                         const void *local);
+
+/* Collective.  Read this rank's sites of the lattice stored in the current
+ * record at payload offset `offset` into `local` (ghosts untouched).  Any
+ * number of ranks and any decomposition can read a file written by any
+ * other. */
+int lattio_lattice_read(lattio_file *f, const lattio_layout *l, uint64_t offset, void *local);
 
 /* ------------------------------------------------------------------------ */
 /* Lattice fields: ILDG / SciDAC record sets (MPI, src/field)               */
