@@ -5,6 +5,7 @@
 
 #include "lattio.h"
 
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +109,18 @@ static inline unsigned char *test_slurp(const char *path, size_t *len)
     fclose(f);
     if (p && len) *len = (size_t)n;
     return p;
+}
+
+/* Files in the working directory left by lattio's temporary-name protocol. */
+static inline int test_count_temporaries(void)
+{
+    int n = 0;
+    DIR *d = opendir(".");
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        if (strstr(e->d_name, ".lattio-tmp.")) n++;
+    if (d) closedir(d);
+    return n;
 }
 
 #endif

@@ -45,6 +45,8 @@ void *lattio_malloc(size_t n);
 void *lattio_calloc(size_t count, size_t size);
 void *lattio_realloc(void *p, size_t n);
 void lattio_free(void *p);
+/* A copy of s through lattio_malloc; NULL when out of memory. */
+char *lattio_strdup(const char *s);
 /* Outstanding allocations made through the wrapper (for leak tests). */
 long lattio_alloc_outstanding(void);
 

@@ -23,14 +23,6 @@ struct lattio_lime_writer {
     int failed; /* a write failed: the file must not be renamed into place */
 };
 
-static char *dup_string(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = lattio_malloc(n);
-    if (d) memcpy(d, s, n);
-    return d;
-}
-
 /* Write all n bytes at off. */
 static int write_all_at(int fd, uint64_t off, const void *buf, size_t n)
 {
@@ -108,7 +100,7 @@ int lattio_lime_writer_open(const char *path, int mode, lattio_lime_writer **out
     RETURN_IF(!w, LATTIO_ERR_NOMEM);
     w->fd = -1;
     w->flags = mode;
-    w->path = dup_string(path);
+    w->path = lattio_strdup(path);
     int rc = w->path ? open_file(w, base) : LATTIO_FAIL(LATTIO_ERR_NOMEM, "path");
     if (rc < 0) {
         w->failed = 1;

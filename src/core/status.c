@@ -110,4 +110,12 @@ void lattio_free(void *p)
     free(p);
 }
 
+char *lattio_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = lattio_malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
 long lattio_alloc_outstanding(void) { return atomic_load(&outstanding); }

@@ -13,14 +13,6 @@ void lattio_options_default(lattio_options *opt)
 
 MPI_Comm lattio_file_comm(const lattio_file *f) { return f ? f->comm : MPI_COMM_NULL; }
 
-static char *dup_string(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = lattio_malloc(n);
-    if (d) memcpy(d, s, n);
-    return d;
-}
-
 /* Every rank must name the same path and mode: compare with rank 0's. */
 static int same_arguments(lattio_file *f, const char *path, int mode)
 {
@@ -95,7 +87,7 @@ static int new_handle(MPI_Comm comm, const char *path, int mode, const lattio_op
     f->cur = -1;
     f->mode = mode;
     if (opt) f->opt = *opt;
-    f->path = dup_string(path);
+    f->path = lattio_strdup(path);
     int rc = MPI_CHECK(MPI_Comm_dup(comm, &f->comm), LATTIO_ERR_MPI);
     if (rc == LATTIO_OK) {
         MPI_Comm_set_errhandler(f->comm, MPI_ERRORS_RETURN);

@@ -3,19 +3,7 @@
  * is left behind; record lengths are enforced. */
 #include "testutil.h"
 
-#include <dirent.h>
 #include <sys/stat.h>
-
-static int count_temporaries(void)
-{
-    int n = 0;
-    DIR *d = opendir(".");
-    struct dirent *e;
-    while (d && (e = readdir(d)))
-        if (strstr(e->d_name, ".lattio-tmp.")) n++;
-    if (d) closedir(d);
-    return n;
-}
 
 static int file_is(const char *path, const char *content)
 {
@@ -38,7 +26,7 @@ static void failed_write_keeps_old(void)
     make_old();
     lattio_lime_writer *w = NULL;
     CHECK_OK(lattio_lime_writer_open("data.lime", LATTIO_LIME_CREATE, &w));
-    CHECK_INT(count_temporaries(), 1);
+    CHECK_INT(test_count_temporaries(), 1);
     CHECK_OK(lattio_lime_writer_begin(w, "t", 10, 1, 1));
     CHECK_STATUS(lattio_lime_writer_write(w, "0123456789A", 11), LATTIO_ERR_RECORD_OVERRUN);
     CHECK_OK(lattio_lime_writer_write(w, "01234", 5));
@@ -47,7 +35,7 @@ static void failed_write_keeps_old(void)
     CHECK(file_is("data.lime", "previous contents"));
     CHECK_STATUS(lattio_lime_writer_close(w), LATTIO_ERR_RECORD_SHORT);
     CHECK(file_is("data.lime", "previous contents"));
-    CHECK_INT(count_temporaries(), 0);
+    CHECK_INT(test_count_temporaries(), 0);
 }
 
 static void successful_write_replaces(void)
@@ -63,7 +51,7 @@ static void successful_write_replaces(void)
     CHECK_INT(len, 152);
     CHECK(p && memcmp(p + 144, "abc\0\0\0\0\0", 8) == 0);
     free(p);
-    CHECK_INT(count_temporaries(), 0);
+    CHECK_INT(test_count_temporaries(), 0);
     struct stat st;
     CHECK(stat("data.lime", &st) == 0 && (st.st_mode & 0444) != 0);
 }
@@ -73,7 +61,7 @@ static void in_place(void)
     make_old();
     lattio_lime_writer *w = NULL;
     CHECK_OK(lattio_lime_writer_open("data.lime", LATTIO_LIME_CREATE | LATTIO_LIME_IN_PLACE, &w));
-    CHECK_INT(count_temporaries(), 0);
+    CHECK_INT(test_count_temporaries(), 0);
     CHECK(!file_is("data.lime", "previous contents")); /* truncated at once */
     CHECK_OK(lattio_lime_writer_record(w, "t", "abc", 3, 1, 1));
     CHECK_OK(lattio_lime_writer_close(w));
@@ -84,7 +72,7 @@ static void bad_arguments(void)
     lattio_lime_writer *w = NULL;
     CHECK_STATUS(lattio_lime_writer_open("no/such/dir/x.lime", LATTIO_LIME_CREATE, &w), LATTIO_ERR_OPEN);
     CHECK(w == NULL);
-    CHECK_INT(count_temporaries(), 0);
+    CHECK_INT(test_count_temporaries(), 0);
     CHECK_STATUS(lattio_lime_writer_open("x.lime", 7, &w), LATTIO_ERR_ARG);
     CHECK_STATUS(lattio_lime_writer_open("", LATTIO_LIME_CREATE, &w), LATTIO_ERR_ARG);
     CHECK_OK(lattio_lime_writer_open("x.lime", LATTIO_LIME_CREATE, &w));

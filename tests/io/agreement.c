@@ -3,22 +3,10 @@
  * temporary file behind. */
 #include "mpitest.h"
 
-#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 static int last;
-
-static int temporaries(void)
-{
-    int n = 0;
-    DIR *d = opendir(".");
-    struct dirent *e;
-    while (d && (e = readdir(d)))
-        if (strstr(e->d_name, ".lattio-tmp.")) n++;
-    if (d) closedir(d);
-    return n;
-}
 
 static void one_rank_overruns(void)
 {
@@ -57,7 +45,7 @@ static void failed_write_keeps_previous(void)
     CHECK(p && n == 8 && memcmp(p, "previous", 8) == 0);
     free(p);
     MPI_Barrier(MPI_COMM_WORLD);
-    CHECK_INT(temporaries(), 0);
+    CHECK_INT(test_count_temporaries(), 0);
 }
 
 static void bad_open(void)
