@@ -405,7 +405,7 @@ int lattio_open(MPI_Comm comm, const char *path, int mode, MPI_Info info,
  * ERR_STATE after an earlier failure).  Accepts NULL (returns OK). */
 int lattio_close(lattio_file *f);
 
-/* Local.  The handle's communicator (the duplicate) and file size so far. */
+/* Local.  The handle's communicator (the duplicate made at open). */
 MPI_Comm lattio_file_comm(const lattio_file *f);
 
 /* --- writing records (collective) ----------------------------------------
