@@ -47,6 +47,12 @@ int lattio_read_at_all(lattio_file *f, uint64_t off, void *buf, uint64_t count);
 int lattio_write_at(lattio_file *f, uint64_t off, const void *buf, uint64_t count);
 int lattio_read_at(lattio_file *f, uint64_t off, void *buf, uint64_t count);
 
+/* The current record of a file being read, NULL when there is none. */
+static inline const lattio_record_info *lattio_current_record(const lattio_file *f)
+{
+    return f->cur >= 0 && f->cur < f->nindex ? &f->index[f->cur] : NULL;
+}
+
 /* Collective.  Read the record index (rank 0) and broadcast it; in APPEND
  * mode also set the offset after the last record (format errors refuse). */
 int lattio_index_load(lattio_file *f);

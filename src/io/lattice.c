@@ -127,7 +127,7 @@ int lattio_lattice_write(lattio_file *f, const lattio_layout *l, uint64_t offset
 int lattio_lattice_read(lattio_file *f, const lattio_layout *l, uint64_t offset, void *local)
 {
     RETURN_IF(!f, LATTIO_ERR_ARG);
-    const lattio_record_info *r = f->cur >= 0 && f->cur < f->nindex ? &f->index[f->cur] : NULL;
+    const lattio_record_info *r = lattio_current_record(f);
     int rc = !r ? LATTIO_FAIL(LATTIO_ERR_STATE, "no current record")
                 : fits(l, offset, r->length, local);
     RETURN_IF_ERROR(same_lattice(f, l, rc));

@@ -151,7 +151,7 @@ int lattio_record_read_at(lattio_file *f, uint64_t offset, void *buf, uint64_t c
 {
     RETURN_IF(!f, LATTIO_ERR_ARG);
     int rc = LATTIO_OK;
-    const lattio_record_info *r = f->cur >= 0 && f->cur < f->nindex ? &f->index[f->cur] : NULL;
+    const lattio_record_info *r = lattio_current_record(f);
     if (!r) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "no current record");
     if (rc == LATTIO_OK && !buf && count) rc = LATTIO_FAIL(LATTIO_ERR_ARG, "buf");
     if (rc == LATTIO_OK && (offset > r->length || count > r->length - offset))

@@ -155,4 +155,15 @@ static inline int lc_file_equals(const char *path, const unsigned char *want, si
     return ok;
 }
 
+/* Size of the file behind f (flushed first); the position is kept. */
+static inline long lc_file_size(FILE *f)
+{
+    fflush(f);
+    long here = ftell(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, here, SEEK_SET);
+    return n;
+}
+
 #endif

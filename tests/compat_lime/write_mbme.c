@@ -15,16 +15,6 @@ static int put(LimeWriter *w, int mb, int me, const char *type)
     return st;
 }
 
-static long size_of(FILE *f)
-{
-    fflush(f);
-    long here = ftell(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, here, SEEK_SET);
-    return n;
-}
-
 int main(void)
 {
     FILE *f = fopen("mbme.lime", "wb");
@@ -33,7 +23,7 @@ int main(void)
     CHECK_INT(put(w, 0, 0, "a"), LIME_SUCCESS);
     /* the previous record did not end the message: MB is wrong now */
     CHECK_INT(put(w, 1, 0, "b"), LIME_ERR_MBME);
-    CHECK_INT(size_of(f), 152); /* nothing written for the refused header */
+    CHECK_INT(lc_file_size(f), 152); /* nothing written for the refused header */
     CHECK_INT(put(w, 0, 1, "c"), LIME_SUCCESS);
     /* the message ended: the next record must begin one */
     CHECK_INT(put(w, 0, 0, "d"), LIME_ERR_MBME);
@@ -43,7 +33,7 @@ int main(void)
     CHECK_INT(put(w, 1, 0, "f"), LIME_SUCCESS);
     CHECK_INT(put(w, 0, 1, "g"), LIME_SUCCESS);
     CHECK_INT(put(w, 1, 1, "h"), LIME_SUCCESS);
-    CHECK_INT(size_of(f), 6 * 152);
+    CHECK_INT(lc_file_size(f), 6 * 152);
 
     /* types: 127 characters are fine, 128 are refused */
     char type[130];
@@ -59,7 +49,7 @@ int main(void)
     h->data_length = (n_uint64_t)1 << 63;
     CHECK_INT(limeWriteRecordHeader(h, w), LIME_ERR_PARAM);
     limeDestroyHeader(h);
-    CHECK_INT(size_of(f), 7 * 152);
+    CHECK_INT(lc_file_size(f), 7 * 152);
     CHECK_INT(w->header_nextP, 1);
     limeDestroyWriter(w);
     fclose(f);

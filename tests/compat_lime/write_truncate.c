@@ -4,16 +4,6 @@
  * written record.  The file's bytes are compared with a hand-built image. */
 #include "limecheck.h"
 
-static long file_size(FILE *f)
-{
-    fflush(f);
-    long here = ftell(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, here, SEEK_SET);
-    return n;
-}
-
 static void header(LimeWriter *w, int mb, int me, const char *type, n_uint64_t len, int want)
 {
     LimeRecordHeader *h = limeCreateHeader(mb, me, (char *)type, len);
@@ -33,11 +23,11 @@ int main(void)
 
     /* 10-byte record: 4 bytes, then 100 offered of which 6 fit. */
     header(w, 1, 0, "ten", 10, LIME_SUCCESS);
-    CHECK_INT(file_size(f), 144);
+    CHECK_INT(lc_file_size(f), 144);
     n_uint64_t n = 4;
     CHECK_INT(limeWriteRecordData((void *)ten, &n, w), LIME_SUCCESS);
     CHECK_U64(n, 4);
-    CHECK_INT(file_size(f), 148); /* no padding while the record is open */
+    CHECK_INT(lc_file_size(f), 148); /* no padding while the record is open */
     CHECK_INT(w->header_nextP, 0);
     header(w, 0, 0, "early", 1, LIME_ERR_HEADER_NEXT);
     char big[100];
@@ -46,7 +36,7 @@ int main(void)
     n = sizeof big;
     CHECK_INT(limeWriteRecordData(big, &n, w), LIME_SUCCESS);
     CHECK_U64(n, 6);
-    CHECK_INT(file_size(f), 160); /* 144 + 10 + 6 padding, written by itself */
+    CHECK_INT(lc_file_size(f), 160); /* 144 + 10 + 6 padding, written by itself */
     CHECK_INT(w->header_nextP, 1);
     n = 5;
     CHECK_INT(limeWriteRecordData(big, &n, w), LIME_ERR_PARAM); /* record closed */
@@ -58,7 +48,7 @@ int main(void)
     n = 0;
     CHECK_INT(limeWriteRecordData(NULL, &n, w), LIME_SUCCESS);
     CHECK_INT(w->header_nextP, 1);
-    CHECK_INT(file_size(f), 160 + 144);
+    CHECK_INT(lc_file_size(f), 160 + 144);
     lc_record(want, &wn, "empty", "", 0, 0, 0);
 
     /* 16 bytes in one call: a multiple of 8, no padding */
@@ -66,7 +56,7 @@ int main(void)
     n = 16;
     CHECK_INT(limeWriteRecordData((void *)ten, &n, w), LIME_SUCCESS);
     CHECK_U64(n, 16);
-    CHECK_INT(file_size(f), 160 + 144 + 160);
+    CHECK_INT(lc_file_size(f), 160 + 144 + 160);
     lc_record(want, &wn, "sixteen", ten, 16, 0, 0);
 
     /* 13-byte record of which only 5 are written, then closed: the gap
