@@ -60,6 +60,7 @@ extern "C" {
     X(ERR_TYPE_TOO_LONG, -6, "record type longer than 127 characters")                  \
     X(ERR_OVERFLOW, -7, "size or offset does not fit the integer type")                 \
     X(ERR_LAYOUT, -8, "invalid lattice layout")                                         \
+    X(ERR_PENDING, -9, "a non-blocking request is still pending")                      \
     /* input/output */                                                                  \
     X(ERR_OPEN, -100, "cannot open file")                                               \
     X(ERR_READ, -101, "read failed")                                                    \
@@ -381,9 +382,19 @@ enum lattio_mode {
     LATTIO_MODE_APPEND = 3  /* records after the existing ones (created if absent) */
 };
 
+/* How lattice data moves between ranks' memory and the file. */
+enum lattio_strategy {
+    LATTIO_STRATEGY_AUTO = 0,        /* lattio chooses (today: independent) */
+    LATTIO_STRATEGY_INDEPENDENT = 1, /* each rank writes/reads its own runs, non-collective MPI-IO */
+    LATTIO_STRATEGY_COLLECTIVE = 2   /* file view + MPI-IO collective calls (two-phase inside
+                                        MPI); writes are read back and repaired where the MPI
+                                        library is known to corrupt collective writes */
+};
+
 typedef struct lattio_options {
     int in_place; /* CREATE: write under the final name (the old file is removed at open) */
     int durable;  /* writes: MPI_File_sync once before close */
+    int strategy; /* enum lattio_strategy; LATTIO_STRATEGY overrides AUTO from the environment */
 } lattio_options;
 
 /* Local.  Defaults: temporary name + rename, no sync. */
@@ -407,6 +418,22 @@ int lattio_close(lattio_file *f);
 
 /* Local.  The handle's communicator (the duplicate made at open). */
 MPI_Comm lattio_file_comm(const lattio_file *f);
+
+/* Collective.  Use a file the caller opened (Lemon's contract: the caller
+ * owns `fh`, lattio never closes, renames or truncates it).  `comm` must be
+ * the communicator `fh` was opened on (duplicated inside).  `mode` is
+ * LATTIO_MODE_READ (the record index is read from byte `offset`) or
+ * LATTIO_MODE_CREATE (records are written from byte `offset` on, e.g. the
+ * caller's current position, so appending works).  `offset` must be equal on
+ * every rank.  lattio_close on such a handle completes lattio's work (and a
+ * sync if opt->durable) and leaves `fh` open.  Errors as lattio_open. */
+int lattio_attach(MPI_Comm comm, MPI_File fh, int mode, uint64_t offset,
+                  const lattio_options *opt, lattio_file **out);
+
+/* Local.  Writing: the byte offset where the next record's header goes (the
+ * end of what was written so far).  Reading: the end of the current record's
+ * padding (0 before the first).  Equal on every rank. */
+uint64_t lattio_file_position(const lattio_file *f);
 
 /* --- writing records (collective) ----------------------------------------
  * Rank 0 writes headers and padding at explicit offsets; payload bytes are
@@ -471,6 +498,40 @@ int lattio_lattice_write(lattio_file *f, const lattio_layout *l, uint64_t offset
  * number of ranks and any decomposition can read a file written by any
  * other. */
 int lattio_lattice_read(lattio_file *f, const lattio_layout *l, uint64_t offset, void *local);
+
+/* Local.  The layout of this rank's box when the lattice of extents
+ * `global` (in the communicator's dimension order) is block-split over the
+ * Cartesian communicator `cart` (uneven extents allowed: 10 sites over 3
+ * ranks gives 4, 3, 3), no halos, identity orders.  Errors: ERR_ARG (not a
+ * Cartesian communicator), ERR_LAYOUT, ERR_MPI. */
+int lattio_layout_from_cart(MPI_Comm cart, const uint64_t *global, size_t site_bytes,
+                            lattio_layout *l);
+
+/* --- non-blocking transfers ---------------------------------------------
+ * A request is started collectively and completed collectively by
+ * lattio_wait.  Offsets are fixed when the request starts, so further
+ * lattices, lattio_record_end and new records may follow before the wait and
+ * land where they belong.  While a request is pending lattio makes no
+ * collective MPI-IO call on the file (the MPI standard forbids it; Lemon's
+ * non-blocking calls deadlock on it).  Write requests copy the caller's sites
+ * into a request-owned buffer (local_sites * site_bytes), so `local` may be
+ * reused at once; read requests fill `local` at the wait.  lattio_close
+ * completes any pending request first and returns its error if it failed. */
+typedef struct lattio_request lattio_request;
+
+int lattio_lattice_iwrite(lattio_file *f, const lattio_layout *l, uint64_t offset,
+                          const void *local, lattio_request **req);
+int lattio_lattice_iread(lattio_file *f, const lattio_layout *l, uint64_t offset, void *local,
+                         lattio_request **req);
+/* Record payload pieces, as lattio_record_write_at / _read_at. */
+int lattio_record_iwrite_at(lattio_file *f, uint64_t offset, const void *buf, uint64_t count,
+                            lattio_request **req);
+int lattio_record_iread_at(lattio_file *f, uint64_t offset, void *buf, uint64_t count,
+                           lattio_request **req);
+
+/* Collective.  Complete *req, free it and set *req = NULL (NULL accepted).
+ * Returns the agreed status of the whole transfer. */
+int lattio_wait(lattio_request **req);
 
 /* ------------------------------------------------------------------------ */
 /* Lattice fields: ILDG / SciDAC record sets (MPI, src/field)               */

@@ -57,4 +57,15 @@ static inline const lattio_record_info *lattio_current_record(const lattio_file 
  * mode also set the offset after the last record (format errors refuse). */
 int lattio_index_load(lattio_file *f);
 
+/* Collective.  Agree on local_rc, then check that every rank describes the
+ * same lattice (ndims, global, file_order, site_bytes: ERR_RANK_ARG) and
+ * that the boxes add up to the global site count (ERR_LAYOUT). */
+int lattio_same_lattice(lattio_file *f, const lattio_layout *l, int local_rc);
+
+/* Local.  The layout is valid, the lattice at payload `offset` fits a record
+ * of `record_length` bytes (ERR_RECORD_OVERRUN) and buf is non-NULL when this
+ * rank owns sites. */
+int lattio_lattice_fits(const lattio_layout *l, uint64_t offset, uint64_t record_length,
+                        const void *buf);
+
 #endif

@@ -11,7 +11,7 @@
 #define MAX_RUNS 4096
 
 /* Every rank must describe the same lattice; the boxes must add up. */
-static int same_lattice(lattio_file *f, const lattio_layout *l, int local_rc)
+int lattio_same_lattice(lattio_file *f, const lattio_layout *l, int local_rc)
 {
     uint64_t key[3 + 2 * LATTIO_MAX_DIMS] = {0}, root[3 + 2 * LATTIO_MAX_DIMS];
     uint64_t sites = 0, total = 0;
@@ -37,7 +37,8 @@ static int same_lattice(lattio_file *f, const lattio_layout *l, int local_rc)
 }
 
 /* Local checks shared by reading and writing: the lattice fits the record. */
-static int fits(const lattio_layout *l, uint64_t offset, uint64_t record_length, const void *buf)
+int lattio_lattice_fits(const lattio_layout *l, uint64_t offset, uint64_t record_length,
+                        const void *buf)
 {
     RETURN_IF(!l, LATTIO_ERR_ARG);
     RETURN_IF_ERROR(lattio_layout_check(l));
@@ -114,8 +115,8 @@ int lattio_lattice_write(lattio_file *f, const lattio_layout *l, uint64_t offset
     RETURN_IF(!f, LATTIO_ERR_ARG);
     int rc = f->mode == LATTIO_MODE_READ || f->failed || !f->in_record
                  ? LATTIO_FAIL(LATTIO_ERR_STATE, "no record open for writing")
-                 : fits(l, offset, f->rec_len, local);
-    RETURN_IF_ERROR(same_lattice(f, l, rc));
+                 : lattio_lattice_fits(l, offset, f->rec_len, local);
+    RETURN_IF_ERROR(lattio_same_lattice(f, l, rc));
     rc = move_sites(f, l, f->rec_data + offset, (unsigned char *)local, 1);
     rc = lattio_agree(f->comm, rc);
     if (rc < 0) f->failed = 1;
@@ -129,8 +130,8 @@ int lattio_lattice_read(lattio_file *f, const lattio_layout *l, uint64_t offset,
     RETURN_IF(!f, LATTIO_ERR_ARG);
     const lattio_record_info *r = lattio_current_record(f);
     int rc = !r ? LATTIO_FAIL(LATTIO_ERR_STATE, "no current record")
-                : fits(l, offset, r->length, local);
-    RETURN_IF_ERROR(same_lattice(f, l, rc));
+                : lattio_lattice_fits(l, offset, r->length, local);
+    RETURN_IF_ERROR(lattio_same_lattice(f, l, rc));
     rc = move_sites(f, l, r->data_offset + offset, local, 0);
     return lattio_agree(f->comm, rc);
 }
