@@ -422,17 +422,23 @@ MPI_Comm lattio_file_comm(const lattio_file *f);
 /* Collective.  Use a file the caller opened (Lemon's contract: the caller
  * owns `fh`, lattio never closes, renames or truncates it).  `comm` must be
  * the communicator `fh` was opened on (duplicated inside).  `mode` is
- * LATTIO_MODE_READ (the record index is read from byte `offset`) or
+ * LATTIO_MODE_READ (the record index is read from byte `offset`; when no
+ * LIME header starts there lattio_record_next reports ERR_BAD_MAGIC) or
  * LATTIO_MODE_CREATE (records are written from byte `offset` on, e.g. the
- * caller's current position, so appending works).  `offset` must be equal on
- * every rank.  lattio_close on such a handle completes lattio's work (and a
- * sync if opt->durable) and leaves `fh` open.  Errors as lattio_open. */
+ * caller's current position, so appending works); APPEND is ERR_ARG, and so
+ * is a mode fh's access mode does not allow.  `offset` must be equal on
+ * every rank (ERR_RANK_ARG).  While attached, fh's error handler is
+ * MPI_ERRORS_RETURN; lattio_close restores the caller's, completes lattio's
+ * work (pending requests, a sync if opt->durable) and leaves `fh` open.
+ * Errors as lattio_open. */
 int lattio_attach(MPI_Comm comm, MPI_File fh, int mode, uint64_t offset,
                   const lattio_options *opt, lattio_file **out);
 
 /* Local.  Writing: the byte offset where the next record's header goes (the
- * end of what was written so far).  Reading: the end of the current record's
- * padding (0 before the first).  Equal on every rank. */
+ * end of what was written so far; while a record is open, the end of its
+ * padding).  Reading: the end of the current record's padding (before the
+ * first record: where the records start, 0 for lattio_open; after the
+ * last: the end of the last).  Equal on every rank. */
 uint64_t lattio_file_position(const lattio_file *f);
 
 /* --- writing records (collective) ----------------------------------------
@@ -503,7 +509,8 @@ int lattio_lattice_read(lattio_file *f, const lattio_layout *l, uint64_t offset,
  * `global` (in the communicator's dimension order) is block-split over the
  * Cartesian communicator `cart` (uneven extents allowed: 10 sites over 3
  * ranks gives 4, 3, 3), no halos, identity orders.  Errors: ERR_ARG (not a
- * Cartesian communicator), ERR_LAYOUT, ERR_MPI. */
+ * Cartesian communicator, MPI_COMM_NULL, NULL pointers), ERR_LAYOUT (more
+ * than LATTIO_MAX_DIMS dimensions, bad extents), ERR_MPI. */
 int lattio_layout_from_cart(MPI_Comm cart, const uint64_t *global, size_t site_bytes,
                             lattio_layout *l);
 
@@ -515,8 +522,13 @@ int lattio_layout_from_cart(MPI_Comm cart, const uint64_t *global, size_t site_b
  * collective MPI-IO call on the file (the MPI standard forbids it; Lemon's
  * non-blocking calls deadlock on it).  Write requests copy the caller's sites
  * into a request-owned buffer (local_sites * site_bytes), so `local` may be
- * reused at once; read requests fill `local` at the wait.  lattio_close
- * completes any pending request first and returns its error if it failed. */
+ * reused at once; read requests fill `local` at the wait (a read reaching
+ * past the end of the file fails at the start: ERR_TRUNCATED_PAYLOAD).
+ * Start errors (the blocking calls' argument checks and agreement) return no
+ * request (*req = NULL) and leave nothing pending.  Requests must be waited
+ * in the same order on every rank.  lattio_close completes any pending
+ * request first (its handle is freed: do not wait on it afterwards) and
+ * returns its error if it failed. */
 typedef struct lattio_request lattio_request;
 
 int lattio_lattice_iwrite(lattio_file *f, const lattio_layout *l, uint64_t offset,
@@ -529,8 +541,10 @@ int lattio_record_iwrite_at(lattio_file *f, uint64_t offset, const void *buf, ui
 int lattio_record_iread_at(lattio_file *f, uint64_t offset, void *buf, uint64_t count,
                            lattio_request **req);
 
-/* Collective.  Complete *req, free it and set *req = NULL (NULL accepted).
- * Returns the agreed status of the whole transfer. */
+/* Collective.  Complete *req, free it and set *req = NULL.  Returns the
+ * agreed status of the whole transfer; a failed write makes a CREATE file
+ * fail at close (ERR_STATE, not renamed).  req == NULL or *req == NULL is a
+ * local no-op returning OK (a start that failed returned NULL everywhere). */
 int lattio_wait(lattio_request **req);
 
 /* ------------------------------------------------------------------------ */

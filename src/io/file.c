@@ -141,19 +141,118 @@ static int publish(lattio_file *f, int status)
     return lattio_agree(f->comm, status != LATTIO_OK ? status : rc);
 }
 
+/* Collective.  The end of the write: every rank's view of the file is at
+ * least f->min_size bytes long (a short record whose extension was deferred
+ * while requests were pending). */
+static int extend_deferred(lattio_file *f, int rc)
+{
+    MPI_Offset size = 0;
+    if (rc < 0 || f->min_size == 0) return rc;
+    if (f->rank == 0) rc = MPI_CHECK(MPI_File_get_size(f->fh, &size), LATTIO_ERR_STAT);
+    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(&size, 1, MPI_OFFSET, 0, f->comm), LATTIO_ERR_MPI));
+    if ((uint64_t)size >= f->min_size) return LATTIO_OK;
+    rc = MPI_CHECK(MPI_File_set_size(f->fh, (MPI_Offset)f->min_size), LATTIO_ERR_WRITE);
+    return lattio_agree(f->comm, rc);
+}
+
+/* Collective.  Agree on the state at close and sync a durable write. */
+static int finish_writing(lattio_file *f, int rc)
+{
+    if (f->in_record && rc == LATTIO_OK) rc = LATTIO_FAIL(LATTIO_ERR_RECORD_SHORT, "record open at close");
+    if (f->failed && rc == LATTIO_OK) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "earlier failure");
+    rc = extend_deferred(f, lattio_agree(f->comm, rc));
+    if (f->opt.durable && rc == LATTIO_OK)
+        rc = lattio_agree(f->comm, MPI_CHECK(MPI_File_sync(f->fh), LATTIO_ERR_SYNC));
+    return rc;
+}
+
 int lattio_close(lattio_file *f)
 {
     if (!f) return LATTIO_OK;
-    int rc = LATTIO_OK;
     int writing = f->mode != LATTIO_MODE_READ;
-    if (writing && f->in_record) rc = LATTIO_FAIL(LATTIO_ERR_RECORD_SHORT, "record open at close");
-    if (writing && f->failed && rc == LATTIO_OK) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "earlier failure");
-    rc = lattio_agree(f->comm, rc);
-    if (writing && f->opt.durable && rc == LATTIO_OK)
-        rc = lattio_agree(f->comm, MPI_CHECK(MPI_File_sync(f->fh), LATTIO_ERR_SYNC));
+    int rc = lattio_requests_finish(f);
+    if (writing) rc = finish_writing(f, rc);
+    else rc = lattio_agree(f->comm, rc);
+    if (f->borrowed) {
+        MPI_File_set_errhandler(f->fh, f->caller_errh);
+        MPI_Errhandler_free(&f->caller_errh);
+        free_handle(f);
+        return rc;
+    }
     int crc = MPI_CHECK(MPI_File_close(&f->fh), LATTIO_ERR_CLOSE);
     rc = lattio_agree(f->comm, rc < 0 ? rc : crc);
     if (writing) rc = publish(f, rc);
     free_handle(f);
     return rc;
+}
+
+/* --- a file the caller opened --------------------------------------------- */
+
+/* Local checks of lattio_attach's arguments, including fh's access mode. */
+static int attach_arguments(MPI_File fh, int mode, uint64_t offset)
+{
+    int amode = 0;
+    RETURN_IF(fh == MPI_FILE_NULL, LATTIO_ERR_ARG);
+    RETURN_IF(mode != LATTIO_MODE_READ && mode != LATTIO_MODE_CREATE, LATTIO_ERR_ARG);
+    RETURN_IF(offset > (uint64_t)LATTIO_LIME_MAX_LENGTH, LATTIO_ERR_OVERFLOW);
+    RETURN_IF_ERROR(MPI_CHECK(MPI_File_get_amode(fh, &amode), LATTIO_ERR_MPI));
+    RETURN_IF(mode == LATTIO_MODE_READ && (amode & MPI_MODE_WRONLY), LATTIO_ERR_ARG);
+    RETURN_IF(mode == LATTIO_MODE_CREATE && (amode & MPI_MODE_RDONLY), LATTIO_ERR_ARG);
+    return LATTIO_OK;
+}
+
+/* Every rank must pass rank 0's mode and offset. */
+static int same_offset(lattio_file *f, int mode, uint64_t offset)
+{
+    uint64_t mine[2] = {(uint64_t)mode, offset}, root[2] = {(uint64_t)mode, offset};
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(root, 2, MPI_UINT64_T, 0, f->comm), LATTIO_ERR_MPI));
+    RETURN_IF(root[0] != mine[0] || root[1] != mine[1], LATTIO_ERR_RANK_ARG);
+    return LATTIO_OK;
+}
+
+/* Borrow fh: remember the caller's error handler, make errors return. */
+static int borrow(lattio_file *f, MPI_File fh)
+{
+    f->fh = fh;
+    RETURN_IF_ERROR(MPI_CHECK(MPI_File_get_errhandler(fh, &f->caller_errh), LATTIO_ERR_MPI));
+    f->borrowed = 1;
+    return MPI_CHECK(MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN), LATTIO_ERR_MPI);
+}
+
+int lattio_attach(MPI_Comm comm, MPI_File fh, int mode, uint64_t offset,
+                  const lattio_options *opt, lattio_file **out)
+{
+    RETURN_IF(!out, LATTIO_ERR_ARG);
+    *out = NULL;
+    lattio_file *f = NULL;
+    int rc = new_handle(comm, "", mode, opt, &f);
+    if (rc < 0) return rc;
+    rc = lattio_agree(f->comm, attach_arguments(fh, mode, offset));
+    if (rc == LATTIO_OK) rc = lattio_agree(f->comm, same_offset(f, mode, offset));
+    if (rc == LATTIO_OK) rc = lattio_agree(f->comm, borrow(f, fh));
+    f->base = f->offset = offset;
+    if (rc == LATTIO_OK && mode == LATTIO_MODE_READ) rc = lattio_index_load(f);
+    if (rc < 0) {
+        if (f->borrowed) {
+            MPI_File_set_errhandler(fh, f->caller_errh);
+            MPI_Errhandler_free(&f->caller_errh);
+        }
+        free_handle(f);
+        return rc;
+    }
+    *out = f;
+    return LATTIO_OK;
+}
+
+/* Where the record after the open one (writing) or the current one
+ * (reading) starts. */
+uint64_t lattio_file_position(const lattio_file *f)
+{
+    if (!f) return 0;
+    if (f->mode != LATTIO_MODE_READ)
+        return f->in_record ? f->rec_data + f->rec_len + lattio_lime_padding(f->rec_len) : f->offset;
+    if (f->nindex == 0 || f->cur < 0) return f->base;
+    int i = f->cur < f->nindex ? f->cur : f->nindex - 1;
+    return lattio_lime_next_offset(&f->index[i]);
 }

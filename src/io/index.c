@@ -15,17 +15,20 @@ static int mpi_read_at(const lattio_source *src, uint64_t off, void *buf, size_t
     return LATTIO_OK;
 }
 
-/* Rank 0: scan the headers into f->index. */
+/* Rank 0: scan the headers from f->base into f->index.  A file attached at
+ * an offset where no LIME header starts is "not a LIME file" (BAD_MAGIC)
+ * rather than trailing bytes. */
 static int scan(lattio_file *f)
 {
     MPI_Offset size = 0;
     RETURN_IF_ERROR(MPI_CHECK(MPI_File_get_size(f->fh, &size), LATTIO_ERR_STAT));
     lattio_source src = {mpi_read_at, f, NULL, -1, (uint64_t)size};
     int cap = 0;
-    uint64_t off = 0;
+    uint64_t off = f->base;
     for (;;) {
         lattio_record_info info;
         int rc = lattio_lime_header_at(&src, off, &info);
+        if (rc == LATTIO_ERR_TRAILING_BYTES && f->nindex == 0) rc = LATTIO_ERR_BAD_MAGIC;
         if (rc < 0) {
             f->index_status = rc;
             return rc == LATTIO_ERR_READ ? rc : LATTIO_OK;
@@ -49,8 +52,9 @@ static int broadcast(lattio_file *f)
     if (f->rank != 0) {
         f->nindex = head[0];
         f->index_status = head[1];
-        f->index = lattio_malloc((size_t)(head[0] ? head[0] : 1) * sizeof *f->index);
     }
+    if (f->rank != 0 || !f->index) /* rank 0 has none for a file without records */
+        f->index = lattio_malloc((size_t)(head[0] ? head[0] : 1) * sizeof *f->index);
     RETURN_IF_ERROR(lattio_agree(f->comm, f->index ? LATTIO_OK : LATTIO_ERR_NOMEM));
     RETURN_IF(f->nindex > INT32_MAX / (int)sizeof *f->index, LATTIO_ERR_OVERFLOW);
     int bytes = f->nindex * (int)sizeof *f->index;
@@ -64,6 +68,6 @@ int lattio_index_load(lattio_file *f)
     RETURN_IF_ERROR(lattio_agree(f->comm, broadcast(f)));
     if (f->mode != LATTIO_MODE_APPEND) return LATTIO_OK;
     RETURN_IF(f->index_status != LATTIO_ERR_EOF, f->index_status);
-    f->offset = f->nindex ? lattio_lime_next_offset(&f->index[f->nindex - 1]) : 0;
+    f->offset = f->nindex ? lattio_lime_next_offset(&f->index[f->nindex - 1]) : f->base;
     return LATTIO_OK;
 }

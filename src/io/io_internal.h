@@ -16,6 +16,16 @@ struct lattio_file {
     char *path;          /* final name */
     char *tmp;           /* temporary name (rank 0 and others alike), NULL in place */
     int failed;          /* an agreed error happened: a CREATE file is not renamed */
+    /* lattio_attach: fh belongs to the caller; close neither closes, renames
+     * nor unlinks it, and restores the caller's error handler */
+    int borrowed;
+    MPI_Errhandler caller_errh;
+    uint64_t base;       /* byte where lattio's records start (0 for lattio_open) */
+    uint64_t min_size;   /* size the file must reach at close (short record deferred) */
+    /* non-blocking requests not yet completed, in start order (the same on
+     * every rank); while npending > 0 no collective MPI-IO call is made */
+    int npending;
+    struct lattio_request *pending;
     /* writing */
     uint64_t offset;     /* where the next header goes */
     int in_record;
@@ -47,6 +57,10 @@ int lattio_read_at_all(lattio_file *f, uint64_t off, void *buf, uint64_t count);
 int lattio_write_at(lattio_file *f, uint64_t off, const void *buf, uint64_t count);
 int lattio_read_at(lattio_file *f, uint64_t off, void *buf, uint64_t count);
 
+/* Collective.  Complete every pending request of f in start order (as
+ * lattio_wait does) and return the first agreed error.  OK when none. */
+int lattio_requests_finish(lattio_file *f);
+
 /* The current record of a file being read, NULL when there is none. */
 static inline const lattio_record_info *lattio_current_record(const lattio_file *f)
 {
@@ -67,5 +81,23 @@ int lattio_same_lattice(lattio_file *f, const lattio_layout *l, int local_rc);
  * rank owns sites. */
 int lattio_lattice_fits(const lattio_layout *l, uint64_t offset, uint64_t record_length,
                         const void *buf);
+
+/* Collective (src/io/collective.c).  The collective strategy: move this
+ * rank's sites of lattice l through file views and MPI_File_write_all /
+ * read_all, the lattice's first byte at absolute file offset `base`; the
+ * default byte view is restored afterwards.  Returns this rank's status
+ * (callers agree).  Writes are read back and repaired when
+ * lattio_collective_untrusted(). */
+int lattio_collective_write(lattio_file *f, const lattio_layout *l, uint64_t base, const void *local);
+int lattio_collective_read(lattio_file *f, const lattio_layout *l, uint64_t base, void *local);
+/* Local.  1 when the MPI library is known to corrupt collective writes
+ * (Open MPI with the OMPIO component) and LATTIO_TRUST_COLLECTIVE is not 1. */
+int lattio_collective_untrusted(void);
+/* Local.  Runs this process rewrote after a corrupted collective write. */
+uint64_t lattio_collective_repairs(void);
+/* Tests only: staging bytes per round (0: default), force the guard on, and
+ * simulate a corrupting library (one byte of every collective write round
+ * differs from the data, which the guard must find and repair). */
+void lattio_collective_test_hooks(uint64_t staging_bytes, int force_guard, int inject);
 
 #endif

@@ -1,10 +1,14 @@
 /* lattice.c -- distributed lattices in a record: each rank packs its sites
  * in file order into a bounded staging buffer and transfers the file runs
- * they occupy.  Runs are written with independent MPI-IO calls at explicit
- * offsets: a t-slab decomposition gives one large write per rank, and no
- * collective-write module of the MPI library is trusted with the data. */
+ * they occupy.  The default (independent) strategy writes runs with
+ * independent MPI-IO calls at explicit offsets: a t-slab decomposition gives
+ * one large write per rank, straight from the caller's buffer when it has no
+ * ghosts and is in file order, and no collective-write module of the MPI
+ * library is trusted with the data.  The collective strategy
+ * (src/io/collective.c) is chosen by the options or LATTIO_STRATEGY. */
 #include "io_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define STAGING_BYTES ((uint64_t)16 << 20)
@@ -87,11 +91,24 @@ static int transfer_runs(lattio_file *f, const lattio_layout *l, uint64_t off, u
     return LATTIO_OK;
 }
 
-/* Move this rank's sites in chunks through a staging buffer. */
+/* Packing is the identity when the buffer has no ghosts and its memory
+ * order is the file order: the caller's buffer already holds the sites in
+ * increasing file rank. */
+static int packing_is_identity(const lattio_layout *l)
+{
+    for (int d = 0; d < l->ndims; d++)
+        if (l->halo_lo[d] || l->halo_hi[d] || l->mem_order[d] != l->file_order[d]) return 0;
+    return 1;
+}
+
+/* Move this rank's sites: straight between the caller's buffer and the file
+ * when packing is the identity, otherwise in chunks through a staging buffer. */
 static int move_sites(lattio_file *f, const lattio_layout *l, uint64_t off, unsigned char *local,
                       int writing)
 {
     uint64_t total = lattio_layout_local_sites(l);
+    if (total > 0 && packing_is_identity(l))
+        return transfer_runs(f, l, off, 0, total, local, writing ? write_run : read_run);
     uint64_t chunk = STAGING_BYTES / l->site_bytes ? STAGING_BYTES / l->site_bytes : 1;
     if (chunk > total) chunk = total;
     if (total == 0) return LATTIO_OK;
@@ -109,6 +126,30 @@ static int move_sites(lattio_file *f, const lattio_layout *l, uint64_t off, unsi
     return rc;
 }
 
+/* Collective.  The strategy of this call: opt.strategy, or when AUTO the
+ * environment's LATTIO_STRATEGY=independent|collective, else independent.
+ * Rank 0's choice is used everywhere (all ranks must make the same calls). */
+static int choose_strategy(lattio_file *f, int *strategy)
+{
+    int s = f->opt.strategy;
+    if (s == LATTIO_STRATEGY_AUTO) {
+        const char *e = getenv("LATTIO_STRATEGY");
+        s = e && strcmp(e, "collective") == 0 ? LATTIO_STRATEGY_COLLECTIVE : LATTIO_STRATEGY_INDEPENDENT;
+        if (e && *e && strcmp(e, "collective") != 0 && strcmp(e, "independent") != 0)
+            LATTIO_TRACE("LATTIO_STRATEGY=%s unknown: independent", e);
+    }
+    int rc = s == LATTIO_STRATEGY_INDEPENDENT || s == LATTIO_STRATEGY_COLLECTIVE
+                 ? LATTIO_OK
+                 : LATTIO_FAIL(LATTIO_ERR_ARG, "unknown lattio_options.strategy");
+    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(&s, 1, MPI_INT, 0, f->comm), LATTIO_ERR_MPI));
+    /* no collective MPI-IO call while a non-blocking request is pending
+     * (npending is equal on every rank) */
+    if (f->npending > 0) s = LATTIO_STRATEGY_INDEPENDENT;
+    *strategy = s;
+    return LATTIO_OK;
+}
+
 int lattio_lattice_write(lattio_file *f, const lattio_layout *l, uint64_t offset,
                          const void *local)
 {
@@ -117,7 +158,12 @@ int lattio_lattice_write(lattio_file *f, const lattio_layout *l, uint64_t offset
                  ? LATTIO_FAIL(LATTIO_ERR_STATE, "no record open for writing")
                  : lattio_lattice_fits(l, offset, f->rec_len, local);
     RETURN_IF_ERROR(lattio_same_lattice(f, l, rc));
-    rc = move_sites(f, l, f->rec_data + offset, (unsigned char *)local, 1);
+    int strategy = LATTIO_STRATEGY_INDEPENDENT;
+    rc = choose_strategy(f, &strategy);
+    if (rc == LATTIO_OK && strategy == LATTIO_STRATEGY_COLLECTIVE)
+        rc = lattio_collective_write(f, l, f->rec_data + offset, local);
+    else if (rc == LATTIO_OK)
+        rc = move_sites(f, l, f->rec_data + offset, (unsigned char *)local, 1);
     rc = lattio_agree(f->comm, rc);
     if (rc < 0) f->failed = 1;
     RETURN_IF_ERROR(rc);
@@ -132,6 +178,11 @@ int lattio_lattice_read(lattio_file *f, const lattio_layout *l, uint64_t offset,
     int rc = !r ? LATTIO_FAIL(LATTIO_ERR_STATE, "no current record")
                 : lattio_lattice_fits(l, offset, r->length, local);
     RETURN_IF_ERROR(lattio_same_lattice(f, l, rc));
-    rc = move_sites(f, l, r->data_offset + offset, local, 0);
+    int strategy = LATTIO_STRATEGY_INDEPENDENT;
+    RETURN_IF_ERROR(choose_strategy(f, &strategy));
+    if (strategy == LATTIO_STRATEGY_COLLECTIVE)
+        rc = lattio_collective_read(f, l, r->data_offset + offset, local);
+    else
+        rc = move_sites(f, l, r->data_offset + offset, local, 0);
     return lattio_agree(f->comm, rc);
 }

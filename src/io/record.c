@@ -64,17 +64,24 @@ int lattio_record_write_at(lattio_file *f, uint64_t offset, const void *buf, uin
     if (rc == LATTIO_OK && (offset > f->rec_len || count > f->rec_len - offset))
         rc = LATTIO_FAIL(LATTIO_ERR_RECORD_OVERRUN, "write past the record");
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
-    rc = lattio_write_at_all(f, f->rec_data + offset, buf, count);
+    /* no collective MPI-IO call while a request is pending */
+    if (f->npending) rc = lattio_write_at(f, f->rec_data + offset, buf, count);
+    else rc = lattio_write_at_all(f, f->rec_data + offset, buf, count);
     RETURN_IF_ERROR(settle(f, rc));
     f->rec_written += count;
     return LATTIO_OK;
 }
 
 /* Collective: make the file at least `end` bytes long (a record closed
- * short with no padding may otherwise end early). */
+ * short with no padding may otherwise end early).  While requests are
+ * pending (no collective MPI-IO allowed) this is left to lattio_close. */
 static int extend_to(lattio_file *f, uint64_t end, int rc)
 {
     MPI_Offset size = 0;
+    if (f->npending) {
+        if (end > f->min_size) f->min_size = end;
+        return rc;
+    }
     if (f->rank == 0 && rc == LATTIO_OK)
         rc = MPI_CHECK(MPI_File_get_size(f->fh, &size), LATTIO_ERR_STAT);
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
@@ -157,5 +164,7 @@ int lattio_record_read_at(lattio_file *f, uint64_t offset, void *buf, uint64_t c
     if (rc == LATTIO_OK && (offset > r->length || count > r->length - offset))
         rc = LATTIO_FAIL(LATTIO_ERR_RECORD_OVERRUN, "read past the record");
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
+    if (f->npending) /* no collective MPI-IO call while a request is pending */
+        return lattio_agree(f->comm, lattio_read_at(f, r->data_offset + offset, buf, count));
     return lattio_agree(f->comm, lattio_read_at_all(f, r->data_offset + offset, buf, count));
 }

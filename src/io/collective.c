@@ -1,0 +1,345 @@
+/* collective.c -- the collective strategy for lattices: per round, each
+ * rank's file runs become an hindexed file view at the lattice's first byte,
+ * its sites are packed into a bounded staging buffer and moved with
+ * MPI_File_write_all / read_all.  Ranks agree before every round whether
+ * anyone has data left, so all make the same collective calls; a rank with
+ * nothing left (or a local error) takes part with an empty transfer.
+ *
+ * Guard: Open MPI's OMPIO component (its default collective-write module,
+ * fcoll/vulcan, corrupted legal writes; open-mpi/ompi#12718) is not trusted.
+ * After each collective write round every rank reads its own runs back with
+ * an independent read, compares, and rewrites differing runs with
+ * independent writes (counted, traced).  LATTIO_TRUST_COLLECTIVE=1 skips it.
+ *
+ * Detecting OMPIO: MPI_File_get_info cannot tell (both components return
+ * only the caller's hints in Open MPI 4.1), so the guard asks MPI_T: an
+ * Open MPI component's control variables exist only while the component is
+ * available, and Open MPI selects the allowed io component of highest
+ * priority.  The selection list (MCA variable "io": OMPI_MCA_io, mpirun
+ * --mca io, parameter files) says which components are allowed;
+ * "io_ompio_priority" >= every allowed ROMIO component's priority means
+ * OMPIO (4.1.4 here: ompio 30, romio321 10).  Without MPI_T the environment
+ * (OMPI_MCA_io) decides. */
+#include "io_internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COLL_STAGING ((uint64_t)16 << 20) /* packed bytes per round */
+#define COLL_MAX_RUNS ((uint64_t)1 << 16) /* file runs per round */
+#define COLL_BLOCK ((uint64_t)1 << 30)    /* largest block of a derived type */
+
+static uint64_t repairs_; /* runs this process rewrote after a collective write */
+
+/* Test hooks (lattio_collective_test_hooks): a smaller staging buffer, the
+ * guard forced on, and a simulated corrupting library. */
+static uint64_t staging_bytes_ = COLL_STAGING;
+static int force_guard_, inject_;
+
+uint64_t lattio_collective_repairs(void) { return repairs_; }
+
+void lattio_collective_test_hooks(uint64_t staging_bytes, int force_guard, int inject)
+{
+    staging_bytes_ = staging_bytes ? staging_bytes : COLL_STAGING;
+    force_guard_ = force_guard;
+    inject_ = inject;
+}
+
+/* --- is the MPI library trusted with collective writes? ------------------ */
+
+static int is_open_mpi(void)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING + 1] = "";
+    int len = 0;
+    if (MPI_Get_library_version(v, &len) != MPI_SUCCESS) return 0;
+    v[len >= 0 && len <= MPI_MAX_LIBRARY_VERSION_STRING ? len : 0] = '\0';
+    return strstr(v, "Open MPI") != NULL;
+}
+
+/* A control variable through MPI_T, read into `out` (`size` bytes) when its
+ * type is `type`: 0 when read, -1 when absent. */
+static int cvar_read(const char *name, MPI_Datatype type, void *out, size_t size)
+{
+    int idx = 0, count = 0, nl = 0, verb, bind, scope, dl = 0;
+    char nm[1], desc[1];
+    MPI_Datatype dt;
+    MPI_T_enum en;
+    MPI_T_cvar_handle h;
+    if (MPI_T_cvar_get_index(name, &idx) != MPI_SUCCESS) return -1;
+    if (MPI_T_cvar_get_info(idx, nm, &nl, &verb, &dt, &en, desc, &dl, &bind, &scope) != MPI_SUCCESS ||
+        dt != type || bind != MPI_T_BIND_NO_OBJECT)
+        return -1;
+    if (MPI_T_cvar_handle_alloc(idx, NULL, &h, &count) != MPI_SUCCESS) return -1;
+    int rc = MPI_ERR_OTHER;
+    if (type == MPI_INT && count == 1 && size >= sizeof(int)) rc = MPI_T_cvar_read(h, out);
+    if (type == MPI_CHAR && count > 0) {
+        char *tmp = lattio_calloc((size_t)count + 1, 1); /* the variable's full size */
+        if (tmp) rc = MPI_T_cvar_read(h, tmp);
+        if (rc == MPI_SUCCESS) {
+            strncpy(out, tmp, size - 1);
+            ((char *)out)[size - 1] = '\0';
+        }
+        lattio_free(tmp);
+    }
+    MPI_T_cvar_handle_free(&h);
+    return rc == MPI_SUCCESS ? 0 : -1;
+}
+
+/* Does the io selection list (MCA "io", from OMPI_MCA_io, mpirun --mca io,
+ * or a parameter file) allow component `name`?  Empty: all are allowed. */
+static int io_allows(const char *list, const char *name)
+{
+    if (!*list) return 1;
+    if (list[0] == '^') return strstr(list, name) == NULL;
+    return strstr(list, name) != NULL;
+}
+
+/* Without MPI_T: OMPIO unless OMPI_MCA_io rules it out. */
+static int ompio_from_environment(void)
+{
+    const char *io = getenv("OMPI_MCA_io");
+    return io_allows(io ? io : "", "ompio");
+}
+
+/* Open MPI selects the allowed io component of highest priority.  The
+ * selection list is read from the "io" variable; the priorities of
+ * components ruled out vanish once a file has been opened. */
+static int ompio_selected(void)
+{
+    int provided = 0, ompio = -1, romio = -1, r = 0;
+    char list[256] = "";
+    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return ompio_from_environment();
+    int have_list = cvar_read("io", MPI_CHAR, list, sizeof list) == 0;
+    if (cvar_read("io_ompio_priority", MPI_INT, &r, sizeof r) == 0 && io_allows(list, "ompio")) ompio = r;
+    if (cvar_read("io_romio321_priority", MPI_INT, &r, sizeof r) == 0 && io_allows(list, "romio321") &&
+        r > romio)
+        romio = r;
+    if (cvar_read("io_romio341_priority", MPI_INT, &r, sizeof r) == 0 && io_allows(list, "romio341") &&
+        r > romio)
+        romio = r;
+    MPI_T_finalize();
+    if (!have_list && ompio < 0 && romio < 0) return ompio_from_environment(); /* MPI_T says nothing */
+    return ompio >= 0 && ompio >= romio;
+}
+
+int lattio_collective_untrusted(void)
+{
+    static int state = -1; /* the io component does not change during a run */
+    if (state < 0) {
+        const char *trust = getenv("LATTIO_TRUST_COLLECTIVE");
+        if (trust && strcmp(trust, "1") == 0) state = 0;
+        else state = is_open_mpi() && ompio_selected();
+        LATTIO_TRACE("collective writes %s", state ? "verified (Open MPI with OMPIO)" : "trusted");
+    }
+    return state;
+}
+
+/* --- derived types of any size ------------------------------------------- */
+
+/* `bytes` contiguous bytes as one element (blocks of at most 1 GiB). */
+static int bytes_type(uint64_t bytes, MPI_Datatype *t)
+{
+    uint64_t n = (bytes + COLL_BLOCK - 1) / COLL_BLOCK;
+    RETURN_IF(n > INT_MAX, LATTIO_ERR_OVERFLOW);
+    int *len = lattio_malloc((size_t)n * sizeof *len);
+    MPI_Aint *disp = lattio_malloc((size_t)n * sizeof *disp);
+    int rc = !len || !disp ? LATTIO_FAIL(LATTIO_ERR_NOMEM, "type") : LATTIO_OK;
+    for (uint64_t i = 0; rc == LATTIO_OK && i < n; i++) {
+        disp[i] = (MPI_Aint)(i * COLL_BLOCK);
+        len[i] = (int)(bytes - i * COLL_BLOCK < COLL_BLOCK ? bytes - i * COLL_BLOCK : COLL_BLOCK);
+    }
+    if (rc == LATTIO_OK)
+        rc = MPI_CHECK(MPI_Type_create_hindexed((int)n, len, disp, MPI_BYTE, t), LATTIO_ERR_MPI);
+    if (rc == LATTIO_OK) rc = MPI_CHECK(MPI_Type_commit(t), LATTIO_ERR_MPI);
+    lattio_free(len);
+    lattio_free(disp);
+    return rc;
+}
+
+/* The file runs as an hindexed type of bytes relative to the lattice start. */
+static int runs_type(const lattio_run *runs, size_t nruns, MPI_Datatype *t)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < nruns; i++) n += (runs[i].bytes + COLL_BLOCK - 1) / COLL_BLOCK;
+    RETURN_IF(n > INT_MAX || n == 0, LATTIO_ERR_OVERFLOW);
+    int *len = lattio_malloc((size_t)n * sizeof *len);
+    MPI_Aint *disp = lattio_malloc((size_t)n * sizeof *disp);
+    int rc = !len || !disp ? LATTIO_FAIL(LATTIO_ERR_NOMEM, "file type") : LATTIO_OK;
+    size_t k = 0;
+    for (size_t i = 0; rc == LATTIO_OK && i < nruns; i++)
+        for (uint64_t done = 0; done < runs[i].bytes; done += COLL_BLOCK, k++) {
+            uint64_t left = runs[i].bytes - done;
+            if (runs[i].file_offset + done > (uint64_t)LLONG_MAX) rc = LATTIO_ERR_OVERFLOW;
+            disp[k] = (MPI_Aint)(runs[i].file_offset + done);
+            len[k] = (int)(left < COLL_BLOCK ? left : COLL_BLOCK);
+        }
+    if (rc == LATTIO_OK)
+        rc = MPI_CHECK(MPI_Type_create_hindexed((int)n, len, disp, MPI_BYTE, t), LATTIO_ERR_MPI);
+    if (rc == LATTIO_OK) rc = MPI_CHECK(MPI_Type_commit(t), LATTIO_ERR_MPI);
+    lattio_free(len);
+    lattio_free(disp);
+    return rc;
+}
+
+/* --- rounds ---------------------------------------------------------------- */
+
+typedef struct coll {
+    lattio_file *f;
+    const lattio_layout *l;
+    uint64_t base;           /* absolute file offset of the lattice's first byte */
+    uint64_t next, total;    /* next local site to move, local sites */
+    uint64_t chunk;          /* sites per round at most */
+    unsigned char *staging;  /* chunk * site_bytes */
+    unsigned char *verify;   /* the same size, guard only */
+    lattio_run *runs;
+    size_t cap;
+    unsigned char *local;    /* the caller's buffer */
+    int guard;
+} coll;
+
+/* This round's sites [c->next, +*k) and their runs (at most COLL_MAX_RUNS). */
+static int round_runs(coll *c, uint64_t *k, size_t *nruns)
+{
+    *k = c->total - c->next < c->chunk ? c->total - c->next : c->chunk;
+    for (;;) {
+        RETURN_IF_ERROR(lattio_layout_runs(c->l, c->next, *k, c->runs, c->cap, nruns));
+        if (*nruns <= c->cap) break;
+        if (*nruns > COLL_MAX_RUNS) { /* too many pieces: take fewer sites */
+            uint64_t fewer = *k / *nruns * COLL_MAX_RUNS;
+            *k = fewer ? fewer : 1;
+            continue;
+        }
+        lattio_run *more = lattio_realloc(c->runs, *nruns * sizeof *more);
+        RETURN_IF(!more, LATTIO_ERR_NOMEM);
+        c->runs = more;
+        c->cap = *nruns;
+    }
+    uint64_t origin = c->runs[0].packed_offset;
+    for (size_t i = 0; i < *nruns; i++) c->runs[i].packed_offset -= origin;
+    return LATTIO_OK;
+}
+
+static int byte_view(lattio_file *f)
+{
+    return MPI_CHECK(MPI_File_set_view(f->fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL),
+                     LATTIO_ERR_MPI);
+}
+
+/* Collective.  Set the round's view and move `bytes` bytes of staging with
+ * the collective call; ranks with nothing pass bytes = 0 (ftype unused). */
+static int transfer_round(coll *c, MPI_Datatype ftype, uint64_t bytes, int writing)
+{
+    lattio_file *f = c->f;
+    MPI_Datatype mtype = MPI_DATATYPE_NULL;
+    int rc = bytes ? bytes_type(bytes, &mtype) : LATTIO_OK;
+    int vrc = MPI_File_set_view(f->fh, (MPI_Offset)c->base, MPI_BYTE,
+                                bytes && rc == LATTIO_OK ? ftype : MPI_BYTE, "native", MPI_INFO_NULL);
+    if (rc == LATTIO_OK) rc = MPI_CHECK(vrc, LATTIO_ERR_MPI);
+    int use = bytes && rc == LATTIO_OK;
+    MPI_Status st;
+    if (writing && use && inject_) c->staging[bytes / 2] ^= 0x5A; /* test: what a bad library does */
+    int mrc = writing ? MPI_File_write_all(f->fh, c->staging, use, use ? mtype : MPI_BYTE, &st)
+                      : MPI_File_read_all(f->fh, c->staging, use, use ? mtype : MPI_BYTE, &st);
+    if (writing && use && inject_) c->staging[bytes / 2] ^= 0x5A;
+    if (rc == LATTIO_OK) rc = MPI_CHECK(mrc, writing ? LATTIO_ERR_WRITE : LATTIO_ERR_READ);
+    MPI_Count got = 0;
+    if (rc == LATTIO_OK && use && MPI_Get_elements_x(&st, mtype, &got) == MPI_SUCCESS &&
+        (uint64_t)got != bytes)
+        rc = LATTIO_FAIL(writing ? LATTIO_ERR_MPI_COUNT : LATTIO_ERR_TRUNCATED_PAYLOAD, "short transfer");
+    if (mtype != MPI_DATATYPE_NULL) MPI_Type_free(&mtype);
+    return rc;
+}
+
+/* Local.  Read this round's runs back and rewrite those that differ. */
+static int verify_round(coll *c, size_t nruns)
+{
+    for (size_t i = 0; i < nruns; i++) {
+        const lattio_run *r = &c->runs[i];
+        const unsigned char *want = c->staging + r->packed_offset;
+        RETURN_IF_ERROR(lattio_read_at(c->f, c->base + r->file_offset, c->verify, r->bytes));
+        if (memcmp(c->verify, want, (size_t)r->bytes) == 0) continue;
+        uint64_t at = 0;
+        while (c->verify[at] == want[at]) at++;
+        LATTIO_TRACE("collective write corrupted %llu bytes at file offset %llu (first bad byte %llu): "
+                     "rewritten", (unsigned long long)r->bytes,
+                     (unsigned long long)(c->base + r->file_offset),
+                     (unsigned long long)(c->base + r->file_offset + at));
+        RETURN_IF_ERROR(lattio_write_at(c->f, c->base + r->file_offset, want, r->bytes));
+        repairs_++;
+    }
+    return LATTIO_OK;
+}
+
+/* Collective.  One round: pack, transfer, verify (writes) or unpack (reads).
+ * Returns this rank's status; every rank makes the same collective calls. */
+static int one_round(coll *c, int writing, int rc)
+{
+    uint64_t k = 0;
+    size_t nruns = 0;
+    MPI_Datatype ftype = MPI_DATATYPE_NULL;
+    int mine = rc == LATTIO_OK && c->next < c->total;
+    if (mine) rc = round_runs(c, &k, &nruns);
+    if (mine && rc == LATTIO_OK && writing) rc = lattio_layout_pack(c->l, c->local, c->next, k, c->staging);
+    if (mine && rc == LATTIO_OK) rc = runs_type(c->runs, nruns, &ftype);
+    uint64_t bytes = mine && rc == LATTIO_OK ? k * c->l->site_bytes : 0;
+    int trc = transfer_round(c, ftype, bytes, writing);
+    int brc = byte_view(c->f);
+    if (rc == LATTIO_OK) rc = trc;
+    if (rc == LATTIO_OK) rc = brc;
+    if (ftype != MPI_DATATYPE_NULL) MPI_Type_free(&ftype);
+    if (writing && c->guard) {
+        int b = MPI_CHECK(MPI_Barrier(c->f->comm), LATTIO_ERR_MPI); /* every aggregator has written */
+        if (rc == LATTIO_OK) rc = b;
+        if (rc == LATTIO_OK && bytes) rc = verify_round(c, nruns);
+    }
+    if (!writing && rc == LATTIO_OK && bytes) rc = lattio_layout_unpack(c->l, c->staging, c->next, k, c->local);
+    c->next += k;
+    return rc;
+}
+
+/* Collective.  Move this rank's sites of lattice l between `local` and the
+ * file, the lattice's first byte at absolute offset `base`. */
+static int collective_move(lattio_file *f, const lattio_layout *l, uint64_t base,
+                           unsigned char *local, int writing)
+{
+    coll c = {.f = f, .l = l, .base = base, .local = local};
+    c.total = lattio_layout_local_sites(l);
+    c.chunk = staging_bytes_ / l->site_bytes ? staging_bytes_ / l->site_bytes : 1;
+    if (c.chunk > c.total) c.chunk = c.total;
+    c.guard = writing && (force_guard_ || lattio_collective_untrusted());
+    int rc = LATTIO_OK;
+    uint64_t bytes = lattio_layout_global_sites(l) * l->site_bytes;
+    if (base > (uint64_t)LLONG_MAX - bytes) rc = LATTIO_FAIL(LATTIO_ERR_OVERFLOW, "offset");
+    if (rc == LATTIO_OK && c.chunk) {
+        c.staging = lattio_malloc((size_t)(c.chunk * l->site_bytes));
+        c.verify = c.guard ? lattio_malloc((size_t)(c.chunk * l->site_bytes)) : NULL;
+        c.cap = 64;
+        c.runs = lattio_malloc(c.cap * sizeof *c.runs);
+        if (!c.staging || !c.runs || (c.guard && !c.verify)) rc = LATTIO_FAIL(LATTIO_ERR_NOMEM, "staging");
+    }
+    for (;;) { /* one agreement per round: does any rank have sites left? */
+        int left = rc == LATTIO_OK && c.next < c.total, any = 0;
+        int arc = MPI_CHECK(MPI_Allreduce(&left, &any, 1, MPI_INT, MPI_MAX, f->comm), LATTIO_ERR_MPI);
+        if (arc != LATTIO_OK) {
+            rc = rc == LATTIO_OK ? arc : rc;
+            break;
+        }
+        if (!any) break;
+        rc = one_round(&c, writing, rc);
+    }
+    lattio_free(c.runs);
+    lattio_free(c.verify);
+    lattio_free(c.staging);
+    return rc;
+}
+
+int lattio_collective_write(lattio_file *f, const lattio_layout *l, uint64_t base, const void *local)
+{
+    return collective_move(f, l, base, (unsigned char *)local, 1);
+}
+
+int lattio_collective_read(lattio_file *f, const lattio_layout *l, uint64_t base, void *local)
+{
+    return collective_move(f, l, base, local, 0);
+}
