@@ -82,4 +82,4 @@ static int run_check(int argc, char **argv)
 }
 
 const tool_command tool_cmd_check = {"check", "check the structure of LIME files", check_help,
-                                     run_check};
+                                     run_check, 0};

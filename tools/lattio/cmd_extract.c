@@ -1,5 +1,5 @@
 /* cmd_extract.c -- `lattio extract`: copy one record's payload out. */
-#include "tool.h"
+#include "extract.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,13 +23,13 @@ static const char extract_help[] =
     "The payload is streamed in large blocks (in-kernel copy where possible);\n"
     "OUT is only created once the record has been found.\n"
     "\n"
+    "Under mpirun/mpiexec/srun every rank copies a slice of the payload into\n"
+    "a temporary file OUT.lattio-tmp.* that replaces OUT only when every rank\n"
+    "succeeded (an OUT that is not a regular file, and standard output, are\n"
+    "written by rank 0 alone); rank 0 prints any message.\n"
+    "\n"
     "Exit status: 0 success, 1 no such record or a damaged/unreadable file,\n"
     "2 unusable arguments.\n";
-
-typedef struct extract_args {
-    const char *file, *out, *type;
-    uint64_t record, message, nth;
-} extract_args;
 
 /* Does the current record match?  *seen counts matches of --type. */
 static int matches(const extract_args *a, const tool_walk *w, uint64_t *seen)
@@ -59,7 +59,7 @@ static int not_found(const extract_args *a, const tool_walk *w, uint64_t seen)
                       a->record, w->index);
 }
 
-static int write_payload(const extract_args *a, tool_walk *w)
+int extract_write_payload(const extract_args *a, tool_walk *w)
 {
     int to_stdout = !a->out || strcmp(a->out, "-") == 0;
     int fd = STDOUT_FILENO;
@@ -75,21 +75,27 @@ static int write_payload(const extract_args *a, tool_walk *w)
     return rc;
 }
 
-static int extract(const extract_args *a)
+int extract_find(const extract_args *a, tool_walk *w)
 {
-    tool_walk w;
-    int rc = tool_walk_open(&w, a->file);
+    int rc = tool_walk_open(w, a->file);
     if (rc < 0) return tool_status_error("extract", a->file, rc, "%s", "");
     uint64_t seen = 0;
-    int ret;
-    while ((rc = tool_walk_next(&w)) == LATTIO_OK)
-        if (matches(a, &w, &seen)) break;
-    if (rc == LATTIO_OK)
-        ret = write_payload(a, &w);
-    else if (rc == LATTIO_ERR_EOF)
-        ret = not_found(a, &w, seen);
+    while ((rc = tool_walk_next(w)) == LATTIO_OK)
+        if (matches(a, w, &seen)) return TOOL_OK;
+    if (rc == LATTIO_ERR_EOF)
+        not_found(a, w, seen);
     else
-        ret = tool_walk_error("extract", a->file, &w, rc);
+        tool_walk_error("extract", a->file, w, rc);
+    tool_walk_close(w);
+    return TOOL_FAIL;
+}
+
+static int extract(const extract_args *a)
+{
+    if (tool_nranks() > 1) return extract_parallel(a);
+    tool_walk w;
+    if (extract_find(a, &w) != TOOL_OK) return TOOL_FAIL;
+    int ret = extract_write_payload(a, &w);
     tool_walk_close(&w);
     return ret;
 }
@@ -148,4 +154,4 @@ static int run_extract(int argc, char **argv)
 }
 
 const tool_command tool_cmd_extract = {"extract", "write one record's payload to a file or stdout",
-                                       extract_help, run_extract};
+                                       extract_help, run_extract, 1};

@@ -159,4 +159,4 @@ static int run_info(int argc, char **argv)
 }
 
 const tool_command tool_cmd_info = {"info", "list the records of a LIME file (lime_contents format)",
-                                    info_help, run_info};
+                                    info_help, run_info, 0};

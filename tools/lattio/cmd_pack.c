@@ -213,4 +213,4 @@ static int run_pack(int argc, char **argv)
 }
 
 const tool_command tool_cmd_pack = {"pack", "build a LIME file from a lime_pack list of payload files",
-                                    pack_help, run_pack};
+                                    pack_help, run_pack, 0};

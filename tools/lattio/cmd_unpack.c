@@ -181,4 +181,4 @@ static int run_unpack(int argc, char **argv)
 }
 
 const tool_command tool_cmd_unpack = {"unpack", "write each record's payload to its own file",
-                                      unpack_help, run_unpack};
+                                      unpack_help, run_unpack, 0};

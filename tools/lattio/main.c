@@ -1,7 +1,9 @@
 /* main.c -- the `lattio` command: dispatch to subcommands.
  *
  * To add a subcommand: define a `const tool_command tool_cmd_NAME` in
- * tools/lattio/cmd_NAME.c, declare it in tool.h and list it in `commands`. */
+ * tools/lattio/cmd_NAME.c, declare it in tool.h and list it in `commands`.
+ * Under an MPI launcher (see mpi.c) every rank runs main: a command marked
+ * parallel runs on every rank, any other on rank 0 alone. */
 #include "tool.h"
 
 #include <string.h>
@@ -41,38 +43,46 @@ static int wants_help(int argc, char **argv)
     return 0;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
+    FILE *out = tool_rank() == 0 ? stdout : NULL; /* under MPI only rank 0 prints */
     if (argc < 2) {
-        print_main_help(stderr);
+        if (out) print_main_help(stderr);
         return TOOL_USAGE;
     }
     const char *name = argv[1];
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
         const tool_command *c = argc > 2 ? find_command(argv[2]) : NULL;
-        if (c)
-            fputs(c->help, stdout);
-        else
-            print_main_help(stdout);
+        if (out && c)
+            fputs(c->help, out);
+        else if (out)
+            print_main_help(out);
         return TOOL_OK;
     }
     if (strcmp(name, "--version") == 0) {
-        printf("lattio %s\n", lattio_version());
+        if (out) printf("lattio %s\n", lattio_version());
         return TOOL_OK;
     }
     const tool_command *c = find_command(name);
     if (!c) {
-        fprintf(stderr, "lattio: unknown command '%s' (try 'lattio --help')\n", name);
+        if (out) fprintf(stderr, "lattio: unknown command '%s' (try 'lattio --help')\n", name);
         return TOOL_USAGE;
     }
     if (wants_help(argc - 1, argv + 1)) {
-        fputs(c->help, stdout);
+        if (out) fputs(c->help, out);
         return TOOL_OK;
     }
+    if (!c->parallel && tool_nranks() > 1) return tool_run_on_root(c, argc - 1, argv + 1);
     int rc = c->run(argc - 1, argv + 1);
     if (fflush(stdout) != 0 && rc == TOOL_OK) {
-        fprintf(stderr, "lattio %s: writing standard output failed\n", name);
+        if (out) fprintf(stderr, "lattio %s: writing standard output failed\n", name);
         rc = TOOL_FAIL;
     }
-    return rc;
+    return tool_nranks() > 1 ? tool_mpi_share_status(rc) : rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (tool_mpi_start(&argc, &argv) != 0) return TOOL_FAIL;
+    return tool_mpi_finish(dispatch(argc, argv));
 }

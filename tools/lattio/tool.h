@@ -20,6 +20,7 @@ typedef struct tool_command {
     const char *summary; /* one line for `lattio --help` */
     const char *help;    /* full text for `lattio NAME --help` */
     int (*run)(int argc, char **argv);
+    int parallel; /* under MPI: 1 every rank runs it, 0 rank 0 runs it alone */
 } tool_command;
 
 extern const tool_command tool_cmd_info;
@@ -28,11 +29,32 @@ extern const tool_command tool_cmd_extract;
 extern const tool_command tool_cmd_pack;
 extern const tool_command tool_cmd_unpack;
 
+/* --- MPI launchers (mpi.c) -------------------------------------------------
+ * Under mpirun/mpiexec/srun the command runs on every rank; otherwise MPI is
+ * never initialised and the functions below act as for one rank. */
+
+/* MPI_Init when started by an MPI launcher.  Returns 0, or -1 (message printed). */
+int tool_mpi_start(int *argc, char ***argv);
+/* MPI_Finalize if initialised; returns rc. */
+int tool_mpi_finish(int rc);
+/* This process's rank and the number of ranks (0 and 1 when serial). */
+int tool_rank(void);
+int tool_nranks(void);
+/* Broadcast bytes from root; waiting ranks sleep instead of spinning. */
+void tool_mpi_bcast(void *buf, size_t bytes, int root);
+/* Every rank returns rank 0's rc. */
+int tool_mpi_share_status(int rc);
+/* Collective: the lowest rank that passed failed != 0, or -1 if none did. */
+int tool_mpi_first_failure(int failed);
+/* Run a non-parallel command on rank 0 only; every rank returns its status. */
+int tool_run_on_root(const tool_command *c, int argc, char **argv);
+
 /* Streaming block size for payload copies. */
 #define TOOL_BLOCK_SIZE ((size_t)8 << 20)
 
 /* --- messages (util.c) ---------------------------------------------------
- * All failures print exactly one line on stderr: "lattio CMD: FILE: text". */
+ * All failures print exactly one line on stderr: "lattio CMD: FILE: text".
+ * Under MPI only rank 0 prints (the functions are silent on other ranks). */
 
 /* "lattio CMD: FILE: <strerror(status)> (<NAME>)<suffix>"; returns TOOL_FAIL. */
 int tool_status_error(const char *cmd, const char *file, int status, const char *suffix_fmt, ...)

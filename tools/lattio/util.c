@@ -17,6 +17,7 @@
 
 int tool_status_error(const char *cmd, const char *file, int status, const char *suffix_fmt, ...)
 {
+    if (tool_rank() != 0) return TOOL_FAIL;
     fprintf(stderr, "lattio %s: %s: %s (%s)", cmd, file, lattio_strerror(status),
             lattio_error_name(status));
     va_list ap;
@@ -29,6 +30,7 @@ int tool_status_error(const char *cmd, const char *file, int status, const char 
 
 int tool_error(const char *cmd, const char *file, const char *fmt, ...)
 {
+    if (tool_rank() != 0) return TOOL_FAIL;
     fprintf(stderr, "lattio %s: ", cmd);
     if (file) fprintf(stderr, "%s: ", file);
     va_list ap;
@@ -41,6 +43,7 @@ int tool_error(const char *cmd, const char *file, const char *fmt, ...)
 
 int tool_usage(const char *cmd, const char *fmt, ...)
 {
+    if (tool_rank() != 0) return TOOL_USAGE;
     fprintf(stderr, "lattio %s: ", cmd);
     va_list ap;
     va_start(ap, fmt);

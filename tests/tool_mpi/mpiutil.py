@@ -1,0 +1,60 @@
+"""Helpers for tests of the `lattio` command under an MPI launcher.
+
+Command line of every script: --mpiexec PATH --flavor openmpi|mpich
+[--preflags "FLAGS"] [--np N].  The launcher environment (Open MPI's run-as-
+root and transport variables, Hydra's fork launcher) comes from CTest, as for
+the library's MPI tests."""
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tool"))
+import toolutil as tu  # noqa: E402
+
+LAUNCHER_VARS = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK", "MPI_LOCALNRANKS")
+
+
+def options(*extra):
+    """Parse the common options plus `extra` option names (string values)."""
+    ap = argparse.ArgumentParser()
+    for name in extra:
+        ap.add_argument(name)
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--flavor", default="openmpi")
+    ap.add_argument("--preflags", default="")
+    ap.add_argument("--np", type=int, default=2)
+    return ap.parse_args()
+
+
+def launcher(opt, np):
+    """The mpirun command line for np ranks.  Open MPI gets -q: without it
+    mpirun adds its own multi-line notice to stderr whenever a rank exits
+    non-zero, which is the launcher's text, not the command's."""
+    cmd = [opt.mpiexec, "-n", str(np)] + shlex.split(opt.preflags)
+    if opt.flavor == "openmpi":
+        cmd.append("-q")
+    return cmd
+
+
+def serial_env():
+    """The environment without any launcher variable: a plain serial run."""
+    return {k: v for k, v in os.environ.items() if k not in LAUNCHER_VARS}
+
+
+def run_serial(args, cwd=None):
+    return subprocess.run([tu.LATTIO] + list(args), cwd=cwd, env=serial_env(),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=900)
+
+
+def run_mpi(opt, np, args, cwd=None, prog=None, env=None):
+    """Run `lattio args` (or prog args) on np ranks."""
+    e = serial_env()
+    e.update(env or {})
+    return subprocess.run(launcher(opt, np) + [prog or tu.LATTIO] + list(args), cwd=cwd,
+                          env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=900)
+
+
+def temporaries(d="."):
+    return [f for f in os.listdir(d) if ".lattio-tmp." in f]
