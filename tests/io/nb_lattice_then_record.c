@@ -15,12 +15,7 @@ static const uint64_t G[4] = {7, 3, 4, 5}; /* x y z t: 7 over 2 or 3, 5 over 3 o
 /* From a Cartesian communicator, file order t z y x, memory x slowest. */
 static void cart_layout(lattio_layout *l)
 {
-    int dims[4] = {0}, periods[4] = {0};
-    MPI_Comm cart;
-    MPI_Dims_create(mpitest_size, 4, dims);
-    MPI_Cart_create(MPI_COMM_WORLD, 4, dims, periods, 0, &cart);
-    CHECK_OK(lattio_layout_from_cart(cart, G, SITE, l));
-    MPI_Comm_free(&cart);
+    nb_cart_layout(G, SITE, l);
     static const int fo[4] = {3, 2, 1, 0}, mo[4] = {0, 3, 1, 2};
     memcpy(l->file_order, fo, sizeof fo);
     memcpy(l->mem_order, mo, sizeof mo);

@@ -78,12 +78,7 @@ static const uint64_t G[4] = {6, 5, 3, 4};
 
 static void layout_of(lattio_layout *l)
 {
-    int dims[4] = {0}, periods[4] = {0};
-    MPI_Comm cart;
-    MPI_Dims_create(mpitest_size, 4, dims);
-    MPI_Cart_create(MPI_COMM_WORLD, 4, dims, periods, 0, &cart);
-    CHECK_OK(lattio_layout_from_cart(cart, G, SITE, l));
-    MPI_Comm_free(&cart);
+    nb_cart_layout(G, SITE, l);
 }
 
 /* The writes under test; the lattice request stays pending through close. */

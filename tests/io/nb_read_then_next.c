@@ -32,12 +32,7 @@ static void write_file(const lattio_layout *l, image *im)
 
 static void layout_of(lattio_layout *l)
 {
-    int dims[4] = {0}, periods[4] = {0};
-    MPI_Comm cart;
-    MPI_Dims_create(mpitest_size, 4, dims);
-    MPI_Cart_create(MPI_COMM_WORLD, 4, dims, periods, 0, &cart);
-    CHECK_OK(lattio_layout_from_cart(cart, G, SITE, l));
-    MPI_Comm_free(&cart);
+    nb_cart_layout(G, SITE, l);
     for (int d = 0; d < 4; d++) {
         l->file_order[d] = 3 - d;
         l->halo_lo[d] = d % 2;

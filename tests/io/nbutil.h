@@ -52,4 +52,16 @@ static inline void check_file(const char *path, const image *im)
     free(got);
 }
 
+/* This rank's box of the lattice `global` block-split over a 4-D Cartesian
+ * grid from MPI_Dims_create (identity orders, no ghosts yet). */
+static inline void nb_cart_layout(const uint64_t *global, size_t site, lattio_layout *l)
+{
+    int dims[4] = {0}, periods[4] = {0};
+    MPI_Comm cart;
+    MPI_Dims_create(mpitest_size, 4, dims);
+    MPI_Cart_create(MPI_COMM_WORLD, 4, dims, periods, 0, &cart);
+    CHECK_OK(lattio_layout_from_cart(cart, global, site, l));
+    MPI_Comm_free(&cart);
+}
+
 #endif
