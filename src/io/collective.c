@@ -137,27 +137,8 @@ int lattio_collective_untrusted(void)
 
 /* --- derived types of any size ------------------------------------------- */
 
-/* `bytes` contiguous bytes as one element (blocks of at most 1 GiB). */
-static int bytes_type(uint64_t bytes, MPI_Datatype *t)
-{
-    uint64_t n = (bytes + COLL_BLOCK - 1) / COLL_BLOCK;
-    RETURN_IF(n > INT_MAX, LATTIO_ERR_OVERFLOW);
-    int *len = lattio_malloc((size_t)n * sizeof *len);
-    MPI_Aint *disp = lattio_malloc((size_t)n * sizeof *disp);
-    int rc = !len || !disp ? LATTIO_FAIL(LATTIO_ERR_NOMEM, "type") : LATTIO_OK;
-    for (uint64_t i = 0; rc == LATTIO_OK && i < n; i++) {
-        disp[i] = (MPI_Aint)(i * COLL_BLOCK);
-        len[i] = (int)(bytes - i * COLL_BLOCK < COLL_BLOCK ? bytes - i * COLL_BLOCK : COLL_BLOCK);
-    }
-    if (rc == LATTIO_OK)
-        rc = MPI_CHECK(MPI_Type_create_hindexed((int)n, len, disp, MPI_BYTE, t), LATTIO_ERR_MPI);
-    if (rc == LATTIO_OK) rc = MPI_CHECK(MPI_Type_commit(t), LATTIO_ERR_MPI);
-    lattio_free(len);
-    lattio_free(disp);
-    return rc;
-}
-
-/* The file runs as an hindexed type of bytes relative to the lattice start. */
+/* Byte runs (offsets relative to the view, or to the buffer) as one hindexed
+ * type of bytes, in blocks of at most 1 GiB so no int length overflows. */
 static int runs_type(const lattio_run *runs, size_t nruns, MPI_Datatype *t)
 {
     uint64_t n = 0;
@@ -165,7 +146,7 @@ static int runs_type(const lattio_run *runs, size_t nruns, MPI_Datatype *t)
     RETURN_IF(n > INT_MAX || n == 0, LATTIO_ERR_OVERFLOW);
     int *len = lattio_malloc((size_t)n * sizeof *len);
     MPI_Aint *disp = lattio_malloc((size_t)n * sizeof *disp);
-    int rc = !len || !disp ? LATTIO_FAIL(LATTIO_ERR_NOMEM, "file type") : LATTIO_OK;
+    int rc = !len || !disp ? LATTIO_FAIL(LATTIO_ERR_NOMEM, "hindexed type") : LATTIO_OK;
     size_t k = 0;
     for (size_t i = 0; rc == LATTIO_OK && i < nruns; i++)
         for (uint64_t done = 0; done < runs[i].bytes; done += COLL_BLOCK, k++) {
@@ -180,6 +161,13 @@ static int runs_type(const lattio_run *runs, size_t nruns, MPI_Datatype *t)
     lattio_free(len);
     lattio_free(disp);
     return rc;
+}
+
+/* `bytes` (> 0) contiguous bytes as one element: one run at offset 0. */
+static int bytes_type(uint64_t bytes, MPI_Datatype *t)
+{
+    const lattio_run whole = {0, 0, bytes};
+    return runs_type(&whole, 1, t);
 }
 
 /* --- rounds ---------------------------------------------------------------- */
