@@ -187,13 +187,14 @@ static int mapping_ok(int nd, int const *mapping, int *order)
 }
 
 /* Local.  This rank's layout: latticeDims split evenly over the process
- * grid of comm, file and memory order both `mapping`. */
+ * grid of comm (the native block split, refused unless it is even), file
+ * and memory order both `mapping`. */
 static int lattice_layout(MPI_Comm comm, MPI_Offset siteSize, int const *dims,
                           int const *mapping, lattio_layout *l)
 {
     int topo = MPI_UNDEFINED, nd = 0, order[LATTIO_MAX_DIMS];
     int grid[LATTIO_MAX_DIMS], periods[LATTIO_MAX_DIMS], coords[LATTIO_MAX_DIMS];
-    uint64_t global[LATTIO_MAX_DIMS], lo[LATTIO_MAX_DIMS], count[LATTIO_MAX_DIMS];
+    uint64_t global[LATTIO_MAX_DIMS];
     LEMON_RETURN_IF(!dims || siteSize <= 0, LEMON_ERR_PARAM);
     LEMON_RETURN_IF(MPI_Topo_test(comm, &topo) != MPI_SUCCESS || topo != MPI_CART,
                     LEMON_ERR_PARAM);
@@ -207,10 +208,8 @@ static int lattice_layout(MPI_Comm comm, MPI_Offset siteSize, int const *dims,
         /* an extent the grid does not divide would leave the buffer size ambiguous */
         LEMON_RETURN_IF(dims[d] <= 0 || grid[d] <= 0 || dims[d] % grid[d] != 0, LEMON_ERR_PARAM);
         global[d] = (uint64_t)dims[d];
-        count[d] = global[d] / (uint64_t)grid[d];
-        lo[d] = count[d] * (uint64_t)coords[d];
     }
-    rc = lattio_layout_init(l, nd, global, lo, count, (size_t)siteSize);
+    rc = lattio_layout_from_cart(comm, global, (size_t)siteSize, l);
     if (rc < 0) return lemon_status(rc, LEMON_ERR_PARAM);
     memcpy(l->file_order, order, sizeof(int) * (size_t)nd);
     memcpy(l->mem_order, order, sizeof(int) * (size_t)nd);
