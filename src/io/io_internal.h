@@ -71,6 +71,18 @@ static inline const lattio_record_info *lattio_current_record(const lattio_file 
  * mode also set the offset after the last record (format errors refuse). */
 int lattio_index_load(lattio_file *f);
 
+/* Local checks of the record calls (record.c), shared by the blocking and
+ * non-blocking variants.  lattio_record_writing: a record is open for
+ * writing (ERR_STATE otherwise: read mode, an earlier failure, no record).
+ * lattio_piece_to_write / _to_read: in addition, buf is non-NULL unless
+ * count is 0 (ERR_ARG) and the piece [offset, offset+count) lies within the
+ * open / current record's payload (ERR_RECORD_OVERRUN); _to_read sets *rec
+ * to the current record (ERR_STATE when there is none). */
+int lattio_record_writing(const lattio_file *f);
+int lattio_piece_to_write(const lattio_file *f, uint64_t offset, const void *buf, uint64_t count);
+int lattio_piece_to_read(const lattio_file *f, uint64_t offset, const void *buf, uint64_t count,
+                         const lattio_record_info **rec);
+
 /* Collective.  Agree on local_rc, then check that every rank describes the
  * same lattice (ndims, global, file_order, site_bytes: ERR_RANK_ARG) and
  * that the boxes add up to the global site count (ERR_LAYOUT). */

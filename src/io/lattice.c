@@ -154,9 +154,8 @@ int lattio_lattice_write(lattio_file *f, const lattio_layout *l, uint64_t offset
                          const void *local)
 {
     RETURN_IF(!f, LATTIO_ERR_ARG);
-    int rc = f->mode == LATTIO_MODE_READ || f->failed || !f->in_record
-                 ? LATTIO_FAIL(LATTIO_ERR_STATE, "no record open for writing")
-                 : lattio_lattice_fits(l, offset, f->rec_len, local);
+    int rc = lattio_record_writing(f);
+    if (rc == LATTIO_OK) rc = lattio_lattice_fits(l, offset, f->rec_len, local);
     RETURN_IF_ERROR(lattio_same_lattice(f, l, rc));
     int strategy = LATTIO_STRATEGY_INDEPENDENT;
     rc = choose_strategy(f, &strategy);

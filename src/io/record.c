@@ -34,6 +34,31 @@ static int writable(const lattio_file *f)
     return LATTIO_OK;
 }
 
+int lattio_record_writing(const lattio_file *f)
+{
+    RETURN_IF_ERROR(writable(f));
+    RETURN_IF(!f->in_record, LATTIO_ERR_STATE);
+    return LATTIO_OK;
+}
+
+int lattio_piece_to_write(const lattio_file *f, uint64_t offset, const void *buf, uint64_t count)
+{
+    RETURN_IF_ERROR(lattio_record_writing(f));
+    RETURN_IF(!buf && count, LATTIO_ERR_ARG);
+    RETURN_IF(offset > f->rec_len || count > f->rec_len - offset, LATTIO_ERR_RECORD_OVERRUN);
+    return LATTIO_OK;
+}
+
+int lattio_piece_to_read(const lattio_file *f, uint64_t offset, const void *buf, uint64_t count,
+                         const lattio_record_info **rec)
+{
+    *rec = lattio_current_record(f);
+    RETURN_IF(!*rec, LATTIO_ERR_STATE);
+    RETURN_IF(!buf && count, LATTIO_ERR_ARG);
+    RETURN_IF(offset > (*rec)->length || count > (*rec)->length - offset, LATTIO_ERR_RECORD_OVERRUN);
+    return LATTIO_OK;
+}
+
 int lattio_record_begin(lattio_file *f, const char *type, uint64_t length, int mb, int me)
 {
     unsigned char h[LATTIO_LIME_HEADER_SIZE];
@@ -58,15 +83,10 @@ int lattio_record_begin(lattio_file *f, const char *type, uint64_t length, int m
 int lattio_record_write_at(lattio_file *f, uint64_t offset, const void *buf, uint64_t count)
 {
     RETURN_IF(!f, LATTIO_ERR_ARG);
-    int rc = writable(f);
-    if (rc == LATTIO_OK && !f->in_record) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "no record");
-    if (rc == LATTIO_OK && !buf && count) rc = LATTIO_FAIL(LATTIO_ERR_ARG, "buf");
-    if (rc == LATTIO_OK && (offset > f->rec_len || count > f->rec_len - offset))
-        rc = LATTIO_FAIL(LATTIO_ERR_RECORD_OVERRUN, "write past the record");
-    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
+    RETURN_IF_ERROR(lattio_agree(f->comm, lattio_piece_to_write(f, offset, buf, count)));
     /* no collective MPI-IO call while a request is pending */
-    if (f->npending) rc = lattio_write_at(f, f->rec_data + offset, buf, count);
-    else rc = lattio_write_at_all(f, f->rec_data + offset, buf, count);
+    int rc = f->npending ? lattio_write_at(f, f->rec_data + offset, buf, count)
+                         : lattio_write_at_all(f, f->rec_data + offset, buf, count);
     RETURN_IF_ERROR(settle(f, rc));
     f->rec_written += count;
     return LATTIO_OK;
@@ -94,12 +114,10 @@ int lattio_record_end(lattio_file *f, int allow_short)
 {
     static const unsigned char zeros[8];
     RETURN_IF(!f, LATTIO_ERR_ARG);
-    int rc = writable(f);
-    if (rc == LATTIO_OK && !f->in_record) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "no record");
-    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
+    RETURN_IF_ERROR(lattio_agree(f->comm, lattio_record_writing(f)));
     uint64_t total = 0;
-    rc = MPI_CHECK(MPI_Allreduce(&f->rec_written, &total, 1, MPI_UINT64_T, MPI_SUM, f->comm),
-                   LATTIO_ERR_MPI);
+    int rc = MPI_CHECK(MPI_Allreduce(&f->rec_written, &total, 1, MPI_UINT64_T, MPI_SUM, f->comm),
+                       LATTIO_ERR_MPI);
     if (rc == LATTIO_OK && total < f->rec_len && !allow_short)
         rc = LATTIO_FAIL(LATTIO_ERR_RECORD_SHORT, "record closed short");
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
@@ -157,13 +175,8 @@ int lattio_record_find(lattio_file *f, const char *type, int n, lattio_record_in
 int lattio_record_read_at(lattio_file *f, uint64_t offset, void *buf, uint64_t count)
 {
     RETURN_IF(!f, LATTIO_ERR_ARG);
-    int rc = LATTIO_OK;
-    const lattio_record_info *r = lattio_current_record(f);
-    if (!r) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "no current record");
-    if (rc == LATTIO_OK && !buf && count) rc = LATTIO_FAIL(LATTIO_ERR_ARG, "buf");
-    if (rc == LATTIO_OK && (offset > r->length || count > r->length - offset))
-        rc = LATTIO_FAIL(LATTIO_ERR_RECORD_OVERRUN, "read past the record");
-    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
+    const lattio_record_info *r = NULL;
+    RETURN_IF_ERROR(lattio_agree(f->comm, lattio_piece_to_read(f, offset, buf, count, &r)));
     if (f->npending) /* no collective MPI-IO call while a request is pending */
         return lattio_agree(f->comm, lattio_read_at(f, r->data_offset + offset, buf, count));
     return lattio_agree(f->comm, lattio_read_at_all(f, r->data_offset + offset, buf, count));

@@ -262,9 +262,7 @@ int lattio_requests_finish(lattio_file *f)
 static int can_write(const lattio_file *f, lattio_request **req)
 {
     RETURN_IF(!req, LATTIO_ERR_ARG);
-    RETURN_IF(f->mode == LATTIO_MODE_READ || f->failed, LATTIO_ERR_STATE);
-    RETURN_IF(!f->in_record, LATTIO_ERR_STATE);
-    return LATTIO_OK;
+    return lattio_record_writing(f);
 }
 
 /* Local.  f has a current record to read and req can receive a request. */
@@ -312,10 +310,7 @@ int lattio_record_iwrite_at(lattio_file *f, uint64_t offset, const void *buf, ui
 {
     RETURN_IF(!f, LATTIO_ERR_ARG);
     if (req) *req = NULL;
-    int rc = can_write(f, req);
-    if (rc == LATTIO_OK && !buf && count) rc = LATTIO_FAIL(LATTIO_ERR_ARG, "buf");
-    if (rc == LATTIO_OK && (offset > f->rec_len || count > f->rec_len - offset))
-        rc = LATTIO_FAIL(LATTIO_ERR_RECORD_OVERRUN, "write past the record");
+    int rc = req ? lattio_piece_to_write(f, offset, buf, count) : LATTIO_FAIL(LATTIO_ERR_ARG, "req");
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     lattio_request *r = NULL;
     rc = request_new(f, 1, &r);
@@ -335,10 +330,8 @@ int lattio_record_iread_at(lattio_file *f, uint64_t offset, void *buf, uint64_t 
     RETURN_IF(!f, LATTIO_ERR_ARG);
     if (req) *req = NULL;
     const lattio_record_info *rec = NULL;
-    int rc = can_read(f, req, &rec);
-    if (rc == LATTIO_OK && !buf && count) rc = LATTIO_FAIL(LATTIO_ERR_ARG, "buf");
-    if (rc == LATTIO_OK && (offset > rec->length || count > rec->length - offset))
-        rc = LATTIO_FAIL(LATTIO_ERR_RECORD_OVERRUN, "read past the record");
+    int rc = req ? lattio_piece_to_read(f, offset, buf, count, &rec)
+                 : LATTIO_FAIL(LATTIO_ERR_ARG, "req");
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     lattio_request *r = NULL;
     rc = request_new(f, 0, &r);
