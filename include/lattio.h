@@ -92,6 +92,9 @@ extern "C" {
     X(ERR_BAD_METADATA, -221, "metadata inconsistent with the data")                    \
     X(ERR_BAD_HEADER, -222, "unreadable header of a foreign format")                    \
     X(ERR_UNKNOWN_FORMAT, -223, "file format not recognised")                           \
+    X(ERR_FIELD_LENGTH, -224, "binary record length differs from the field's metadata") \
+    X(ERR_FIELD_PRECISION, -225, "precision disagrees with the element size")         \
+    X(ERR_FIELD_DIMS, -226, "lattice dimensions differ between metadata records")      \
     /* checksums */                                                                     \
     X(ERR_CHECKSUM, -300, "checksum mismatch")                                          \
     X(ERR_NO_CHECKSUM, -301, "checksum record missing")                                 \
@@ -355,10 +358,231 @@ int lattio_layout_runs(const lattio_layout *l, uint64_t first, uint64_t n, latti
                        size_t max, size_t *nruns);
 
 /* ------------------------------------------------------------------------ */
-/* Checksums, conversion kernels, metadata scanning (MPI-free)              */
+/* Lattice fields (MPI-free): checksums, conversion kernels, XML metadata,  */
+/* ILDG/SciDAC record sets, a serial reference reader, gauge observables    */
 /* ------------------------------------------------------------------------ */
 
-/* (declarations of src/core/checksum.c, convert.c, xml.c, ... go here) */
+/* --- checksums (src/core/checksum.c; local, thread-safe) ---------------- */
+
+/* CRC-32 as zlib computes it (reflected 0xEDB88320, initial value 0):
+ * lattio_crc32(0, "123456789", 9) == 0xcbf43926.  Continue a running CRC by
+ * passing the previous value. */
+uint32_t lattio_crc32(uint32_t crc, const void *buf, size_t n);
+
+/* A SciDAC checksum, or a partial sum of one: start from {0, 0}; partial
+ * sums over any split of the sites (between calls, chunks or ranks) combine
+ * with lattio_scidac_sum_combine (XOR), in any order. */
+typedef struct lattio_scidac_sum {
+    uint32_t suma;
+    uint32_t sumb;
+} lattio_scidac_sum;
+
+/* XOR into *sum the contributions of `nsites` consecutive sites of
+ * `site_bytes` bytes each, exactly as stored in the file (big-endian), the
+ * first of which has global lexicographic rank `first_rank` (x fastest).
+ * Errors: ERR_ARG, ERR_OVERFLOW (ranks beyond 2^64). */
+int lattio_scidac_sum_sites(lattio_scidac_sum *sum, const void *sites, size_t site_bytes,
+                            uint64_t nsites, uint64_t first_rank);
+
+/* The same for sites that are not consecutive: site i starts at byte
+ * i * site_stride of `sites` (site_stride >= site_bytes) and has global rank
+ * ranks[i].  Errors: ERR_ARG. */
+int lattio_scidac_sum_ranked(lattio_scidac_sum *sum, const void *sites, size_t site_bytes,
+                             size_t site_stride, uint64_t nsites, const uint64_t *ranks);
+
+/* XOR in one site's contribution from its CRC and rank. */
+void lattio_scidac_sum_add_site(lattio_scidac_sum *sum, uint32_t crc, uint64_t rank);
+
+/* Global (non-lattice) data: the whole payload counts as one site of rank 0. */
+int lattio_scidac_sum_global(lattio_scidac_sum *sum, const void *data, size_t n);
+
+/* into ^= part (both words).  NULL arguments are ignored. */
+void lattio_scidac_sum_combine(lattio_scidac_sum *into, const lattio_scidac_sum *part);
+
+/* --- conversion kernels (src/core/convert.c; local, thread-safe) -------- */
+
+/* Representations of a real number.  Files store big-endian (BE). */
+enum lattio_real_format {
+    LATTIO_REAL_F32_NATIVE = 1,
+    LATTIO_REAL_F64_NATIVE = 2,
+    LATTIO_REAL_F32_BE = 3,
+    LATTIO_REAL_F64_BE = 4,
+    LATTIO_REAL_F32_LE = 5,
+    LATTIO_REAL_F64_LE = 6
+};
+
+/* Bytes of one element of format `fmt`; 0 for an unknown format. */
+size_t lattio_real_size(int fmt);
+
+/* Reverse the bytes of n 4-byte / 8-byte elements from src into dst (the
+ * same buffer or non-overlapping ones; no alignment needed). */
+void lattio_bswap32(void *dst, const void *src, size_t n);
+void lattio_bswap64(void *dst, const void *src, size_t n);
+
+/* Convert n reals from src (format src_fmt) to dst (format dst_fmt).
+ * Element-wise, so a buffer may be converted chunk by chunk.  dst == src is
+ * allowed (in place, also across precisions: dst then needs room for the
+ * larger of the two); other overlaps are not.  Same precision: bit-exact (NaN
+ * payloads, infinities and denormals pass through).  float64 -> float32
+ * rounds to nearest (overflow gives infinity, NaN stays NaN); float32 ->
+ * float64 is exact.  Errors: ERR_ARG (unknown format, NULL), ERR_OVERFLOW. */
+int lattio_convert_reals(void *dst, int dst_fmt, const void *src, int src_fmt, size_t n);
+
+/* --- tolerant XML scanning (src/core/xml.c; local, thread-safe) ---------
+ * Metadata XML from the wild is pretty-printed or not, has namespace
+ * prefixes or not, attributes, a trailing NUL (the text ends at the first
+ * NUL or at len), comments, and is sometimes malformed elsewhere in the
+ * document (an unterminated attribute quote).  These calls find the first
+ * element whose name is `tag`: a `tag` without prefix matches any prefix
+ * ("lx" matches <lx> and <ildg:lx>), one with a prefix matches exactly.
+ * Hostile input never reads outside [xml, xml + len).
+ * Errors: ERR_ARG; ERR_NOT_FOUND (no such element); ERR_BAD_XML (no end tag,
+ * value not of the requested kind); ERR_OVERFLOW (value does not fit). */
+
+/* Offset and length of the element's raw text (between its start and end
+ * tags; empty for <tag/>). */
+int lattio_xml_find(const char *xml, size_t len, const char *tag, size_t *text_offset,
+                    size_t *text_len);
+/* The text with leading/trailing white space removed and the five predefined
+ * entities (&lt; &gt; &amp; &quot; &apos;) decoded, NUL-terminated in out. */
+int lattio_xml_string(const char *xml, size_t len, const char *tag, char *out, size_t size);
+/* A decimal integer (surrounding white space allowed). */
+int lattio_xml_int(const char *xml, size_t len, const char *tag, int64_t *value);
+/* A list of white-space separated decimal integers ("4 4 4 8 "): up to max
+ * values; *n receives how many there are (ERR_OVERFLOW if more than max). */
+int lattio_xml_ints(const char *xml, size_t len, const char *tag, int64_t *values, int max,
+                    int *n);
+/* A hexadecimal 32-bit number without 0x ("37affb9c"). */
+int lattio_xml_hex32(const char *xml, size_t len, const char *tag, uint32_t *value);
+
+/* Escape `text` for XML character data (& < > " ' become entities) into
+ * out (size bytes, NUL-terminated); *needed (may be NULL) receives the
+ * escaped length without the NUL.  ERR_OVERFLOW when it does not fit. */
+int lattio_xml_escape(const char *text, char *out, size_t size, size_t *needed);
+
+/* --- ILDG / SciDAC record sets (src/field/recordset.c; local) ----------- */
+
+enum lattio_field_kind {
+    LATTIO_FIELD_GENERIC = 0,    /* any SciDAC lattice field */
+    LATTIO_FIELD_ILDG_GAUGE = 1, /* an ildg-format record says su3gauge */
+    LATTIO_FIELD_SU3_GAUGE = 2   /* SciDAC only: datatype *ColorMatrix, 3 colours, datacount 4 */
+};
+
+#define LATTIO_FIELD_TEXT_MAX 64
+
+/*
+ * One field of a file (a binary record with its metadata), as read by
+ * lattio_field_info_read or filled by a writer for lattio_field_payload.
+ * Dimensions are x fastest: dims[0] = lx, dims[1] = ly, ... (a site's rank is
+ * x + lx*(y + ly*(z + lz*t))).
+ */
+typedef struct lattio_field_info {
+    int index;                  /* 0-based among the file's binary records */
+    int kind;                   /* enum lattio_field_kind */
+    int nd;                     /* number of dimensions */
+    uint64_t dims[LATTIO_MAX_DIMS];
+    uint64_t volume;            /* product of dims */
+    int precision;              /* bits of one real: 32 or 64; 0 for I/S data */
+    char precision_code;        /* SciDAC 'F', 'D', 'I' or 'S'; 0 when absent */
+    int recordtype;             /* 0 lattice field, 1 global data, 2 subset */
+    char datatype[LATTIO_FIELD_TEXT_MAX];  /* "QDP_D3_ColorMatrix", ... */
+    char date[LATTIO_FIELD_TEXT_MAX];      /* private record's date */
+    char record_version[8];     /* "1.0" (globaldata) or "1.1" (recordtype) */
+    int colors, spins;          /* 0 when absent */
+    uint64_t typesize;          /* bytes of one datum */
+    uint64_t datacount;         /* datums per site */
+    lattio_record_info binary;  /* the binary record (offset, length, type) */
+    int has_checksum;           /* a scidac-checksum record follows the binary record */
+    lattio_scidac_sum stored;   /* its suma/sumb */
+    int has_ildg_format, has_private_file, has_private_record;
+    char *lfn;                  /* ildg-data-lfn text, trailing NULs removed; NULL if none */
+    char *file_xml;             /* scidac-file-xml payload (user text); NULL if none */
+    char *record_xml;           /* scidac-record-xml payload (user text); NULL if none */
+} lattio_field_info;
+
+/* Free the strings of *fi (not fi itself) and zero them.  Accepts NULL. */
+void lattio_field_info_free(lattio_field_info *fi);
+
+/* Number of fields (scidac-binary-data / ildg-binary-data records) in the file. */
+int lattio_field_count(lattio_lime_reader *r, int *count);
+
+/*
+ * Describe field `index` (0-based) of the file.  Records are found by type,
+ * not position: the metadata of a field are the records of each type after
+ * the previous binary record (the last of each type when written twice, as
+ * Grid does), else the nearest before; its checksum is the first
+ * scidac-checksum after it and before the next binary record; file metadata
+ * come from the file's first scidac-private-file-xml and scidac-file-xml.
+ * Accepts QIO (trailing NULs), MILC (through QIO), tmLQCD (pretty XML,
+ * xlf-info, no LFN, no SciDAC private records) and Grid record sets.  Dims
+ * come from ildg-format (lx..lt) or the private file XML (any nd); element
+ * sizes from the private record XML, or for an ILDG gauge field without one
+ * from its precision (typesize 18 * precision / 8, datacount 4).
+ * Errors: ERR_NOT_FOUND (no such field), ERR_BAD_XML (metadata unreadable),
+ * ERR_BAD_METADATA (dims or sizes missing or zero), ERR_FIELD_DIMS (dims
+ * differ between records), ERR_FIELD_PRECISION (precision and element size
+ * disagree), ERR_FIELD_LENGTH (binary length != volume * typesize *
+ * datacount), ERR_OVERFLOW, ERR_NOMEM, I/O and LIME format errors.
+ * On success free *fi with lattio_field_info_free; on error it is freed.
+ */
+int lattio_field_info_read(lattio_lime_reader *r, int index, lattio_field_info *fi);
+
+/* Payloads of the strict QIO record set, in file order. */
+enum lattio_field_record {
+    LATTIO_REC_PRIVATE_FILE_XML = 0, /* scidac-private-file-xml */
+    LATTIO_REC_FILE_XML,             /* scidac-file-xml (fi->file_xml verbatim) */
+    LATTIO_REC_PRIVATE_RECORD_XML,   /* scidac-private-record-xml (version 1.1) */
+    LATTIO_REC_RECORD_XML,           /* scidac-record-xml (fi->record_xml verbatim) */
+    LATTIO_REC_ILDG_FORMAT,          /* ildg-format (ILDG gauge fields, 4-D) */
+    LATTIO_REC_ILDG_LFN,             /* ildg-data-lfn (fi->lfn) */
+    LATTIO_REC_CHECKSUM              /* scidac-checksum (fi->stored) */
+};
+
+/* The LIME type of a record of the set ("scidac-checksum"); NULL if unknown. */
+const char *lattio_field_record_type(int record);
+
+/* Build the payload of `record` for field *fi, exactly as QIO writes it
+ * (XML declaration, no white space between elements, a trailing NUL counted
+ * in the length).  Text values are escaped; the user XML is written as
+ * given.  The payload goes to out (size bytes); *length receives its length
+ * including the NUL (call with out = NULL, size = 0 to ask).  Errors:
+ * ERR_ARG (unknown record, missing fields: e.g. ILDG_FORMAT for a field
+ * that is not 4-D), ERR_OVERFLOW (out too small). */
+int lattio_field_payload(const lattio_field_info *fi, int record, char *out, size_t size,
+                         size_t *length);
+
+/* --- serial reference reader (src/field/serial.c; local) ---------------- */
+
+/* Read field *fi (from lattio_field_info_read on the same reader) in
+ * bounded chunks, compute its SciDAC checksum into *computed (may be NULL)
+ * and, when out != NULL, convert it to native doubles: out receives
+ * volume * typesize * datacount / (precision / 8) values in file order
+ * (n_out must be at least that; ERR_ARG otherwise; precision must be 32 or
+ * 64 then).  When the file stores a checksum and it differs: ERR_CHECKSUM
+ * (the trace names the binary record and both sums; out is filled anyway). */
+int lattio_field_read_double(lattio_lime_reader *r, const lattio_field_info *fi, double *out,
+                             uint64_t n_out, lattio_scidac_sum *computed);
+
+/* Open `path`, describe field `index` and verify its checksum.  *fi (may be
+ * NULL) receives the description (free it with lattio_field_info_free).
+ * Errors: those of lattio_field_info_read and _read_double, ERR_NO_CHECKSUM
+ * when the file stores none (the computed sum is still in *computed). */
+int lattio_field_verify(const char *path, int index, lattio_field_info *fi,
+                        lattio_scidac_sum *computed);
+
+/* --- gauge observables (src/field/gauge.c; local) ----------------------- */
+
+typedef struct lattio_gauge_stats {
+    double plaquette;  /* Re tr U_p / 3 averaged over sites and the six planes */
+    double link_trace; /* Re tr U / 3 averaged over all links */
+    double unitarity;  /* max over links of max |(U^dagger U - 1)_ij| */
+} lattio_gauge_stats;
+
+/* Observables of a 4-D SU(3) gauge field u in ILDG order (native doubles:
+ * site rank x fastest, then mu = 0..3 for x,y,z,t, then a 3x3 complex
+ * row-major matrix as re,im pairs: 72 doubles per site), dims = lx,ly,lz,lt,
+ * periodic boundaries.  Errors: ERR_ARG, ERR_OVERFLOW. */
+int lattio_gauge_stats_compute(const double *u, const uint64_t dims[4], lattio_gauge_stats *out);
 
 #ifndef LATTIO_NO_MPI
 #include <mpi.h>
