@@ -1,0 +1,400 @@
+/* recordset.c -- the ILDG/SciDAC record set of one field, read from the LIME
+ * index and the XML payloads (every dialect in the wild), with consistency
+ * checks. */
+#include "field_internal.h"
+
+#include <string.h>
+
+#define MAX_RECORDS 100000 /* a record index longer than this is not a field file */
+
+/* Where the records of one field are, as indices into the file's records. */
+typedef struct field_records {
+    int binary, private_file, file_xml, private_record, record_xml, ildg_format, lfn, checksum;
+} field_records;
+
+static int is_binary_type(const char *type)
+{
+    return strcmp(type, "scidac-binary-data") == 0 || strcmp(type, "ildg-binary-data") == 0;
+}
+
+/* Read the whole record index (all intact records). */
+static int read_index(lattio_lime_reader *r, lattio_record_info **recs, int *n)
+{
+    *recs = NULL;
+    *n = 0;
+    RETURN_IF_ERROR(lattio_lime_reader_rewind(r));
+    int cap = 0, rc;
+    lattio_record_info info;
+    while ((rc = lattio_lime_reader_next(r, &info)) == LATTIO_OK) {
+        if (*n == cap) {
+            RETURN_IF(cap >= MAX_RECORDS, LATTIO_ERR_BAD_METADATA);
+            cap = cap ? 2 * cap : 32;
+            lattio_record_info *p = lattio_realloc(*recs, (size_t)cap * sizeof *p);
+            RETURN_IF(!p, LATTIO_ERR_NOMEM);
+            *recs = p;
+        }
+        (*recs)[(*n)++] = info;
+    }
+    return rc == LATTIO_ERR_EOF ? LATTIO_OK : rc;
+}
+
+int lattio_field_count(lattio_lime_reader *r, int *count)
+{
+    RETURN_IF(!r || !count, LATTIO_ERR_ARG);
+    lattio_record_info *recs;
+    int n;
+    const int rc = read_index(r, &recs, &n);
+    *count = 0;
+    for (int i = 0; rc == LATTIO_OK && i < n; i++) *count += is_binary_type(recs[i].type);
+    lattio_free(recs);
+    return rc;
+}
+
+/* Index of the last record of `type` strictly between lo and hi; -1 if none. */
+static int find_meta(const lattio_record_info *recs, int lo, int hi, const char *type)
+{
+    for (int i = hi - 1; i > lo; i--)
+        if (strcmp(recs[i].type, type) == 0) return i;
+    return -1;
+}
+
+static int find_first(const lattio_record_info *recs, int n, const char *type)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(recs[i].type, type) == 0) return i;
+    return -1;
+}
+
+/* Locate the records of field `index`. */
+static int locate(const lattio_record_info *recs, int n, int index, field_records *fr)
+{
+    int seen = -1, prev = -1;
+    fr->binary = -1;
+    for (int i = 0; i < n && fr->binary < 0; i++) {
+        if (!is_binary_type(recs[i].type)) continue;
+        if (++seen == index) fr->binary = i;
+        else prev = i;
+    }
+    if (fr->binary < 0) return LATTIO_ERR_NOT_FOUND;
+    const int b = fr->binary;
+    fr->private_record = find_meta(recs, prev, b, "scidac-private-record-xml");
+    fr->record_xml = find_meta(recs, prev, b, "scidac-record-xml");
+    fr->ildg_format = find_meta(recs, prev, b, "ildg-format");
+    fr->lfn = find_meta(recs, prev, b, "ildg-data-lfn");
+    fr->private_file = find_first(recs, n, "scidac-private-file-xml");
+    fr->file_xml = find_first(recs, n, "scidac-file-xml");
+    fr->checksum = -1;
+    for (int i = b + 1; i < n && !is_binary_type(recs[i].type); i++)
+        if (strcmp(recs[i].type, "scidac-checksum") == 0) {
+            fr->checksum = i;
+            break;
+        }
+    return LATTIO_OK;
+}
+
+/* Make record i of the index current in the reader. */
+static int select_record(lattio_lime_reader *r, const lattio_record_info *recs, int i)
+{
+    int occurrence = 0;
+    for (int k = 0; k < i; k++) occurrence += strcmp(recs[k].type, recs[i].type) == 0;
+    lattio_record_info info;
+    RETURN_IF_ERROR(lattio_lime_reader_find(r, recs[i].type, occurrence, &info));
+    RETURN_IF(info.offset != recs[i].offset, LATTIO_ERR_STATE);
+    return LATTIO_OK;
+}
+
+int lattio_field_read_text(lattio_lime_reader *r, const lattio_record_info *recs, int i,
+                           char **text, size_t *len)
+{
+    *text = NULL;
+    *len = 0;
+    const uint64_t n = recs[i].length;
+    RETURN_IF(n > LATTIO_FIELD_XML_MAX, LATTIO_ERR_BAD_METADATA);
+    RETURN_IF_ERROR(select_record(r, recs, i));
+    char *t = lattio_malloc((size_t)n + 1);
+    RETURN_IF(!t, LATTIO_ERR_NOMEM);
+    const int rc = n ? lattio_lime_reader_read_at(r, 0, t, (size_t)n) : LATTIO_OK;
+    if (rc < 0) {
+        lattio_free(t);
+        return rc;
+    }
+    t[n] = '\0';
+    *text = t;
+    *len = (size_t)n;
+    return LATTIO_OK;
+}
+
+/* --- payload parsers ------------------------------------------------------ */
+
+/* An optional integer element: OK with *v untouched when absent. */
+static int opt_int(const char *x, size_t n, const char *tag, int64_t *v)
+{
+    const int rc = lattio_xml_int(x, n, tag, v);
+    return rc == LATTIO_ERR_NOT_FOUND ? LATTIO_OK : rc;
+}
+
+static int opt_string(const char *x, size_t n, const char *tag, char *out, size_t size)
+{
+    const int rc = lattio_xml_string(x, n, tag, out, size);
+    return rc == LATTIO_ERR_NOT_FOUND ? LATTIO_OK : rc;
+}
+
+/* Store nd dims (x fastest) after validating them. */
+static int set_dims(int nd, const int64_t *d, int *nd_out, uint64_t *dims)
+{
+    RETURN_IF(nd < 1 || nd > LATTIO_MAX_DIMS, LATTIO_ERR_BAD_METADATA);
+    for (int i = 0; i < nd; i++) {
+        RETURN_IF(d[i] <= 0, LATTIO_ERR_BAD_METADATA);
+        dims[i] = (uint64_t)d[i];
+    }
+    *nd_out = nd;
+    return LATTIO_OK;
+}
+
+static int parse_private_file(const char *x, size_t n, int *nd, uint64_t *dims)
+{
+    int64_t d[LATTIO_MAX_DIMS], spacetime = -1;
+    int k;
+    const int rc = lattio_xml_ints(x, n, "dims", d, LATTIO_MAX_DIMS, &k);
+    RETURN_IF(rc == LATTIO_ERR_NOT_FOUND, LATTIO_ERR_BAD_METADATA);
+    RETURN_IF(rc == LATTIO_ERR_OVERFLOW, LATTIO_ERR_BAD_METADATA);
+    RETURN_IF_ERROR(rc);
+    RETURN_IF_ERROR(opt_int(x, n, "spacetime", &spacetime));
+    RETURN_IF(spacetime != -1 && spacetime != k, LATTIO_ERR_BAD_METADATA);
+    return set_dims(k, d, nd, dims);
+}
+
+/* ildg-format: dims, precision and the field name (tolerated when absent). */
+static int parse_ildg_format(const char *x, size_t n, lattio_field_info *fi)
+{
+    static const char *const tags[4] = {"lx", "ly", "lz", "lt"};
+    int64_t d[4], prec;
+    for (int i = 0; i < 4; i++) {
+        const int rc = lattio_xml_int(x, n, tags[i], &d[i]);
+        RETURN_IF(rc == LATTIO_ERR_NOT_FOUND, LATTIO_ERR_BAD_METADATA);
+        RETURN_IF_ERROR(rc);
+    }
+    const int rc = lattio_xml_int(x, n, "precision", &prec);
+    RETURN_IF(rc == LATTIO_ERR_NOT_FOUND, LATTIO_ERR_BAD_METADATA);
+    RETURN_IF_ERROR(rc);
+    RETURN_IF(prec != 32 && prec != 64, LATTIO_ERR_FIELD_PRECISION);
+    char field[LATTIO_FIELD_TEXT_MAX] = "su3gauge";
+    RETURN_IF_ERROR(opt_string(x, n, "field", field, sizeof field));
+    RETURN_IF(strcmp(field, "su3gauge") != 0, LATTIO_ERR_BAD_METADATA);
+    fi->precision = (int)prec;
+    fi->has_ildg_format = 1;
+    fi->kind = LATTIO_FIELD_ILDG_GAUGE;
+    return set_dims(4, d, &fi->nd, fi->dims);
+}
+
+static int code_precision(char code)
+{
+    return code == 'F' ? 32 : code == 'D' ? 64 : 0;
+}
+
+/* A non-negative integer that fits an int. */
+static int small_int(int64_t v, int *out)
+{
+    RETURN_IF(v < 0 || v > INT32_MAX, LATTIO_ERR_BAD_METADATA);
+    *out = (int)v;
+    return LATTIO_OK;
+}
+
+static int parse_private_record(const char *x, size_t n, lattio_field_info *fi)
+{
+    char prec[8] = "";
+    int64_t recordtype = 0, colors = 0, spins = 0, typesize = -1, datacount = -1;
+    RETURN_IF_ERROR(opt_string(x, n, "version", fi->record_version, sizeof fi->record_version));
+    RETURN_IF_ERROR(opt_string(x, n, "date", fi->date, sizeof fi->date));
+    RETURN_IF_ERROR(opt_string(x, n, "datatype", fi->datatype, sizeof fi->datatype));
+    RETURN_IF_ERROR(opt_string(x, n, "precision", prec, sizeof prec));
+    RETURN_IF_ERROR(opt_int(x, n, "globaldata", &recordtype));
+    RETURN_IF_ERROR(opt_int(x, n, "recordtype", &recordtype));
+    RETURN_IF_ERROR(opt_int(x, n, "colors", &colors));
+    RETURN_IF_ERROR(opt_int(x, n, "spins", &spins));
+    RETURN_IF_ERROR(opt_int(x, n, "typesize", &typesize));
+    RETURN_IF_ERROR(opt_int(x, n, "datacount", &datacount));
+    RETURN_IF(typesize <= 0 || datacount <= 0, LATTIO_ERR_BAD_METADATA);
+    RETURN_IF(recordtype < 0 || recordtype > 2, LATTIO_ERR_BAD_METADATA);
+    RETURN_IF(strlen(prec) != 1 || !strchr("FDIS", prec[0]), LATTIO_ERR_BAD_METADATA);
+    RETURN_IF_ERROR(small_int(colors, &fi->colors));
+    RETURN_IF_ERROR(small_int(spins, &fi->spins));
+    fi->recordtype = (int)recordtype;
+    fi->precision_code = prec[0];
+    fi->typesize = (uint64_t)typesize;
+    fi->datacount = (uint64_t)datacount;
+    fi->has_private_record = 1;
+    return LATTIO_OK;
+}
+
+static int parse_checksum(const char *x, size_t n, lattio_scidac_sum *sum)
+{
+    int rc = lattio_xml_hex32(x, n, "suma", &sum->suma);
+    if (rc == LATTIO_OK) rc = lattio_xml_hex32(x, n, "sumb", &sum->sumb);
+    RETURN_IF(rc == LATTIO_ERR_NOT_FOUND, LATTIO_ERR_BAD_XML);
+    return rc;
+}
+
+/* A payload as a string: trailing NULs (QIO counts one) dropped. */
+static void strip_nuls(char *t, size_t *len)
+{
+    while (*len > 0 && t[*len - 1] == '\0') (*len)--;
+}
+
+/* --- putting the field together ------------------------------------------ */
+
+/* The dims of the private file XML (when present) against fi's. */
+static int merge_file_dims(lattio_field_info *fi, const char *x, size_t n)
+{
+    int nd;
+    uint64_t dims[LATTIO_MAX_DIMS];
+    RETURN_IF_ERROR(parse_private_file(x, n, &nd, dims));
+    fi->has_private_file = 1;
+    if (fi->nd == 0) {
+        fi->nd = nd;
+        memcpy(fi->dims, dims, sizeof dims);
+        return LATTIO_OK;
+    }
+    RETURN_IF(nd != fi->nd, LATTIO_ERR_FIELD_DIMS);
+    for (int i = 0; i < nd; i++) RETURN_IF(dims[i] != fi->dims[i], LATTIO_ERR_FIELD_DIMS);
+    return LATTIO_OK;
+}
+
+enum { PART_ILDG, PART_PRIVATE_RECORD, PART_PRIVATE_FILE, PART_CHECKSUM, PART_LFN,
+       PART_FILE_XML, PART_RECORD_XML };
+
+/* Interpret the payload x (n bytes, NUL-terminated at n) of one part;
+ * *keep is set when fi now owns x. */
+static int parse_part(lattio_field_info *fi, int part, char *x, size_t n, int *keep)
+{
+    *keep = 0;
+    switch (part) {
+    case PART_ILDG: return parse_ildg_format(x, n, fi);
+    case PART_PRIVATE_RECORD: return parse_private_record(x, n, fi);
+    case PART_PRIVATE_FILE: return merge_file_dims(fi, x, n);
+    case PART_CHECKSUM:
+        fi->has_checksum = 1;
+        return parse_checksum(x, n, &fi->stored);
+    default: break;
+    }
+    strip_nuls(x, &n);
+    x[n] = '\0';
+    *keep = 1;
+    if (part == PART_LFN) fi->lfn = x;
+    else if (part == PART_FILE_XML) fi->file_xml = x;
+    else fi->record_xml = x;
+    return LATTIO_OK;
+}
+
+/* Read record recs[i] (none when i < 0) and interpret it as `part`. */
+static int read_part(lattio_lime_reader *r, const lattio_record_info *recs, int i, int part,
+                     lattio_field_info *fi)
+{
+    if (i < 0) return LATTIO_OK;
+    char *x;
+    size_t n;
+    int keep;
+    RETURN_IF_ERROR(lattio_field_read_text(r, recs, i, &x, &n));
+    const int rc = parse_part(fi, part, x, n, &keep);
+    if (!keep) lattio_free(x);
+    if (rc < 0) LATTIO_TRACE("field: record %d (%s at offset %llu) unreadable", i, recs[i].type,
+                             (unsigned long long)recs[i].offset);
+    return rc;
+}
+
+/* Element sizes and precision, from the private record or the ILDG gauge
+ * convention, cross-checked. */
+static int settle_sizes(lattio_field_info *fi)
+{
+    const int pcode = code_precision(fi->precision_code);
+    if (fi->has_private_record && fi->has_ildg_format)
+        RETURN_IF(pcode != fi->precision, LATTIO_ERR_FIELD_PRECISION);
+    if (!fi->has_private_record) {
+        RETURN_IF(!fi->has_ildg_format, LATTIO_ERR_BAD_METADATA);
+        fi->typesize = 18u * (uint64_t)fi->precision / 8;
+        fi->datacount = 4;
+        fi->precision_code = fi->precision == 64 ? 'D' : 'F';
+    }
+    if (!fi->has_ildg_format) fi->precision = pcode;
+    if (fi->precision) RETURN_IF(fi->typesize % (uint64_t)(fi->precision / 8), LATTIO_ERR_FIELD_PRECISION);
+    if (fi->kind == LATTIO_FIELD_ILDG_GAUGE)
+        RETURN_IF(fi->typesize * fi->datacount != 72u * (uint64_t)fi->precision / 8,
+                  LATTIO_ERR_FIELD_PRECISION);
+    return LATTIO_OK;
+}
+
+static int is_su3_gauge(const lattio_field_info *fi)
+{
+    return strstr(fi->datatype, "ColorMatrix") && (fi->colors == 3 || fi->colors == 0) &&
+           fi->datacount == 4 && fi->precision && fi->typesize == 18u * (uint64_t)fi->precision / 8;
+}
+
+/* Volume and the binary record's length against the metadata. */
+static int check_length(lattio_field_info *fi)
+{
+    RETURN_IF(fi->nd == 0, LATTIO_ERR_BAD_METADATA);
+    uint64_t v = 1;
+    for (int i = 0; i < fi->nd; i++) {
+        RETURN_IF(fi->dims[i] > UINT64_MAX / v, LATTIO_ERR_OVERFLOW);
+        v *= fi->dims[i];
+    }
+    fi->volume = v;
+    RETURN_IF(fi->typesize > UINT64_MAX / fi->datacount, LATTIO_ERR_OVERFLOW);
+    const uint64_t site = fi->typesize * fi->datacount;
+    const uint64_t len = fi->binary.length;
+    if (fi->recordtype == 1) RETURN_IF(len != site, LATTIO_ERR_FIELD_LENGTH);
+    if (fi->recordtype == 2) RETURN_IF(len % site || len / site > v, LATTIO_ERR_FIELD_LENGTH);
+    if (fi->recordtype == 0) {
+        RETURN_IF(site > UINT64_MAX / v, LATTIO_ERR_OVERFLOW);
+        if (len != site * v)
+            LATTIO_TRACE("field: %s at offset %llu holds %llu bytes, metadata say %llu",
+                         fi->binary.type, (unsigned long long)fi->binary.offset,
+                         (unsigned long long)len, (unsigned long long)(site * v));
+        RETURN_IF(len != site * v, LATTIO_ERR_FIELD_LENGTH);
+    }
+    return LATTIO_OK;
+}
+
+static int read_parts(lattio_lime_reader *r, const lattio_record_info *recs,
+                      const field_records *fr, lattio_field_info *fi)
+{
+    RETURN_IF_ERROR(read_part(r, recs, fr->ildg_format, PART_ILDG, fi));
+    RETURN_IF_ERROR(read_part(r, recs, fr->private_file, PART_PRIVATE_FILE, fi));
+    RETURN_IF_ERROR(read_part(r, recs, fr->private_record, PART_PRIVATE_RECORD, fi));
+    RETURN_IF_ERROR(read_part(r, recs, fr->checksum, PART_CHECKSUM, fi));
+    RETURN_IF_ERROR(read_part(r, recs, fr->lfn, PART_LFN, fi));
+    RETURN_IF_ERROR(read_part(r, recs, fr->file_xml, PART_FILE_XML, fi));
+    return read_part(r, recs, fr->record_xml, PART_RECORD_XML, fi);
+}
+
+int lattio_field_info_read(lattio_lime_reader *r, int index, lattio_field_info *fi)
+{
+    RETURN_IF(!r || !fi || index < 0, LATTIO_ERR_ARG);
+    memset(fi, 0, sizeof *fi);
+    lattio_record_info *recs;
+    int n;
+    field_records fr;
+    int rc = read_index(r, &recs, &n);
+    if (rc == LATTIO_OK) rc = locate(recs, n, index, &fr);
+    if (rc == LATTIO_OK) {
+        fi->index = index;
+        fi->binary = recs[fr.binary];
+        rc = read_parts(r, recs, &fr, fi);
+    }
+    lattio_free(recs);
+    if (rc == LATTIO_OK) rc = settle_sizes(fi);
+    if (rc == LATTIO_OK) rc = check_length(fi);
+    if (rc == LATTIO_OK && fi->kind == LATTIO_FIELD_GENERIC && is_su3_gauge(fi))
+        fi->kind = LATTIO_FIELD_SU3_GAUGE;
+    if (rc < 0) lattio_field_info_free(fi);
+    return rc;
+}
+
+void lattio_field_info_free(lattio_field_info *fi)
+{
+    if (!fi) return;
+    lattio_free(fi->lfn);
+    lattio_free(fi->file_xml);
+    lattio_free(fi->record_xml);
+    fi->lfn = fi->file_xml = fi->record_xml = NULL;
+}
