@@ -165,7 +165,10 @@ int lattio_xml_string(const char *xml, size_t len, const char *tag, char *out, s
         char c = t[i];
         size_t m = c == '&' ? decode_entity(t + i, n - i, &c) : 0;
         i += m ? m : 1;
-        RETURN_IF(o + 1 >= size, LATTIO_ERR_OVERFLOW);
+        if (o + 1 >= size) {
+            out[o] = '\0'; /* out stays a string: the part that fits */
+            return LATTIO_FAIL(LATTIO_ERR_OVERFLOW, "XML text longer than the buffer");
+        }
         out[o++] = c;
     }
     out[o] = '\0';
@@ -198,8 +201,10 @@ int lattio_xml_int(const char *xml, size_t len, const char *tag, int64_t *value)
     size_t n, pos = 0;
     const int rc = find_trimmed(xml, len, tag, &t, &n);
     if (rc < 0) return rc;
-    RETURN_IF_ERROR(parse_int(t, n, &pos, value));
+    int64_t v;
+    RETURN_IF_ERROR(parse_int(t, n, &pos, &v));
     RETURN_IF(pos != n, LATTIO_ERR_BAD_XML);
+    *value = v;
     return LATTIO_OK;
 }
 
