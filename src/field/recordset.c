@@ -133,9 +133,12 @@ static int opt_int(const char *x, size_t n, const char *tag, int64_t *v)
     return rc == LATTIO_ERR_NOT_FOUND ? LATTIO_OK : rc;
 }
 
+/* An optional text element: out keeps its value when the element is absent. */
 static int opt_string(const char *x, size_t n, const char *tag, char *out, size_t size)
 {
-    const int rc = lattio_xml_string(x, n, tag, out, size);
+    char tmp[LATTIO_FIELD_TEXT_MAX];
+    const int rc = lattio_xml_string(x, n, tag, tmp, size < sizeof tmp ? size : sizeof tmp);
+    if (rc == LATTIO_OK) memcpy(out, tmp, strlen(tmp) + 1);
     return rc == LATTIO_ERR_NOT_FOUND ? LATTIO_OK : rc;
 }
 
