@@ -508,9 +508,9 @@ int lattio_field_count(lattio_lime_reader *r, int *count);
 
 /*
  * Describe field `index` (0-based) of the file.  Records are found by type,
- * not position: the metadata of a field are the records of each type after
- * the previous binary record (the last of each type when written twice, as
- * Grid does), else the nearest before; its checksum is the first
+ * not position: the metadata of a field are the records of each type
+ * between the previous binary record and its own (the last of a type written
+ * twice, as Grid does, wins); its checksum is the first
  * scidac-checksum after it and before the next binary record; file metadata
  * come from the file's first scidac-private-file-xml and scidac-file-xml.
  * Accepts QIO (trailing NULs), MILC (through QIO), tmLQCD (pretty XML,

@@ -249,8 +249,8 @@ static void strip_nuls(char *t, size_t *len)
 /* The dims of the private file XML (when present) against fi's. */
 static int merge_file_dims(lattio_field_info *fi, const char *x, size_t n)
 {
-    int nd;
-    uint64_t dims[LATTIO_MAX_DIMS];
+    int nd = 0;
+    uint64_t dims[LATTIO_MAX_DIMS] = {0};
     RETURN_IF_ERROR(parse_private_file(x, n, &nd, dims));
     fi->has_private_file = 1;
     if (fi->nd == 0) {
