@@ -584,6 +584,115 @@ typedef struct lattio_gauge_stats {
  * periodic boundaries.  Errors: ERR_ARG, ERR_OVERFLOW. */
 int lattio_gauge_stats_compute(const double *u, const uint64_t dims[4], lattio_gauge_stats *out);
 
+/* --- gauge configurations in every format (src/field/gauge_*.c, nersc.c,
+ * milc.c, openqcd.c, detect.c; local, serial) -----------------------------
+ * One in-memory representation: native doubles in ILDG order (site rank
+ * x fastest, then mu = 0..3 for x,y,z,t, then a 3x3 complex row-major
+ * matrix as re,im pairs: 72 doubles per site), dims = lx,ly,lz,lt. */
+
+enum lattio_gauge_format {
+    LATTIO_GAUGE_UNKNOWN = 0,
+    LATTIO_GAUGE_ILDG = 1,    /* LIME: ildg-format + ildg-binary-data (QIO record set) */
+    LATTIO_GAUGE_SCIDAC = 2,  /* LIME: SciDAC ColorMatrix field in scidac-binary-data */
+    LATTIO_GAUGE_NERSC = 3,   /* NERSC archive, 4D_SU3_GAUGE or 4D_SU3_GAUGE_3x3 */
+    LATTIO_GAUGE_MILC = 4,    /* MILC version 5 binary (magic 20103) */
+    LATTIO_GAUGE_OPENQCD = 5  /* openQCD export format */
+};
+
+/* "ildg", "scidac", "nersc", "milc", "openqcd"; "unknown" otherwise. */
+const char *lattio_gauge_format_name(int format);
+/* The format of a name above; LATTIO_GAUGE_UNKNOWN for any other string. */
+int lattio_gauge_format_from_name(const char *name);
+
+/* The format of the file at `path` from its content: LIME magic (reported
+ * as ILDG; lattio_gauge_read tells ILDG from SciDAC), NERSC "BEGIN_HEADER",
+ * MILC magic 20103 in either byte order, openQCD by a plausible header whose
+ * lattice size gives exactly the file size.  Errors: ERR_OPEN, ERR_STAT,
+ * ERR_READ, ERR_UNKNOWN_FORMAT. */
+int lattio_gauge_detect(const char *path, int *format);
+
+/* Checksums a gauge file can carry. */
+enum lattio_gauge_checksum {
+    LATTIO_GSUM_NONE = 0,   /* openQCD: none (the plaquette is the check) */
+    LATTIO_GSUM_NERSC = 1,  /* stored[0]: sum mod 2^32 of the stored 32-bit words */
+    LATTIO_GSUM_MILC = 2,   /* stored[0..1]: sum29, sum31 */
+    LATTIO_GSUM_SCIDAC = 3  /* stored[0..1]: suma, sumb */
+};
+
+/* What lattio_gauge_read found in a file. */
+typedef struct lattio_gauge_info {
+    int format;             /* enum lattio_gauge_format */
+    uint64_t dims[4];       /* lx, ly, lz, lt */
+    uint64_t volume;
+    int precision;          /* bits of a stored real: 32 or 64 */
+    int little_endian;      /* 1 when the stored reals are little-endian */
+    int rows;               /* rows stored per link: 2 (NERSC 4D_SU3_GAUGE) or 3 */
+    uint64_t data_offset;   /* first byte of the link data in the file */
+    uint64_t data_length;   /* bytes of link data */
+    int checksum_kind;      /* enum lattio_gauge_checksum */
+    int has_checksum;       /* the file stores a checksum (stored[] valid) */
+    uint32_t stored[2];     /* as the file says */
+    uint32_t computed[2];   /* recomputed from the data */
+    int has_plaquette;      /* the header states a plaquette (NERSC, openQCD) */
+    double plaquette;       /* the header's, normalised to Re tr / 3 (1 for the unit field) */
+    int has_link_trace;     /* NERSC */
+    double link_trace;      /* the header's, Re tr / 3 */
+    lattio_record_info binary; /* ILDG/SciDAC: the binary record read */
+    char problem[160];      /* when a read fails on the header: what was wrong, in words */
+} lattio_gauge_info;
+
+/*
+ * Read the gauge configuration at `path` (format detected from content).
+ * *u receives volume * 72 native doubles (free with lattio_gauge_free).
+ * Every header field is checked: dims positive and the data size they imply
+ * equal to what the file holds (ERR_TRUNCATED_PAYLOAD when shorter,
+ * ERR_TRAILING_BYTES when longer), known DATATYPE / FLOATING_POINT / MILC
+ * order (ERR_BAD_HEADER, ERR_UNSUPPORTED).  When the stored checksum differs
+ * from the recomputed one the call returns ERR_CHECKSUM but *info and *u are
+ * filled (so a checker can report the rest).  On any other error *u = NULL.
+ * Header plaquette / link trace are not compared here: see
+ * lattio_gauge_check_header.
+ */
+int lattio_gauge_read(const char *path, lattio_gauge_info *info, double **u);
+/* Room for volume * 72 doubles (NULL when out of memory or too large);
+ * release with lattio_gauge_free. */
+double *lattio_gauge_alloc(uint64_t volume);
+void lattio_gauge_free(double *u);
+
+/* Tolerances of the checks below: header values are printed with about 10
+ * digits from single-precision data; links of 32-bit files are unitary to
+ * about 1e-7. */
+#define LATTIO_GAUGE_HEADER_TOL 1e-6
+#define LATTIO_GAUGE_UNITARITY_TOL 1e-5
+
+/* Compare the header's plaquette and link trace (when present) with the
+ * computed ones: |difference| <= LATTIO_GAUGE_HEADER_TOL.  ERR_PLAQUETTE
+ * otherwise (the trace says which). */
+int lattio_gauge_check_header(const lattio_gauge_info *info, const lattio_gauge_stats *stats);
+
+typedef struct lattio_gauge_write_options {
+    int precision;     /* 32 or 64 (openQCD: always 64) */
+    int nersc_rows;    /* NERSC: 2 (4D_SU3_GAUGE) or 3 (4D_SU3_GAUGE_3x3) */
+    int little_endian; /* NERSC and MILC: store little-endian (default: NERSC big, MILC little) */
+    const char *lfn;   /* ILDG: the ildg-data-lfn text (default "lattio") */
+    const char *label; /* NERSC ENSEMBLE_LABEL, MILC time stamp, SciDAC file XML annotation */
+} lattio_gauge_write_options;
+
+/* precision 64, nersc_rows 3, NERSC big-endian / MILC little-endian. */
+void lattio_gauge_write_options_default(lattio_gauge_write_options *opt, int format);
+
+/* Write u (ILDG order, native doubles, dims lx..lt) to `path` in `format`
+ * (ILDG: the strict QIO record set with ildg-format, ildg-data-lfn,
+ * ildg-binary-data big-endian and scidac-checksum; SciDAC: the same without
+ * the ILDG records, data in scidac-binary-data).  The file is written under
+ * a temporary name next to `path` and renamed at the end, so a failure
+ * leaves the previous file untouched.  NERSC and openQCD headers get the
+ * computed plaquette (and link trace).  openQCD needs even extents
+ * (ERR_ARG otherwise).  Errors: ERR_ARG, ERR_NOMEM, ERR_OPEN, ERR_WRITE,
+ * ERR_RENAME, ERR_OVERFLOW. */
+int lattio_gauge_write(const char *path, int format, const lattio_gauge_write_options *opt,
+                       const uint64_t dims[4], const double *u);
+
 #ifndef LATTIO_NO_MPI
 #include <mpi.h>
 

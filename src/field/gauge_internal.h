@@ -1,0 +1,77 @@
+/* gauge_internal.h -- shared by the gauge format files (src/field/gauge_*.c,
+ * nersc.c, milc.c, openqcd.c, detect.c). */
+#ifndef LATTIO_GAUGE_INTERNAL_H
+#define LATTIO_GAUGE_INTERNAL_H
+
+#include "field_internal.h"
+
+#define GAUGE_SITE_DOUBLES 72 /* 4 links x 3 x 3 complex */
+#define GAUGE_MAX_EXTENT (UINT64_C(1) << 24)
+
+/* Running checksum over stored 32-bit words in host order. */
+typedef struct gauge_sum {
+    int kind;      /* LATTIO_GSUM_NERSC or _MILC; anything else: nothing */
+    uint64_t word; /* index of the next word (MILC) */
+    uint32_t a, b; /* NERSC: a; MILC: sum29, sum31 */
+} gauge_sum;
+
+/* Add n 32-bit words (host order, any alignment) to the sum. */
+void gauge_sum_words(gauge_sum *s, const void *words, size_t n);
+
+/* The native format of the same width as file format fmt. */
+int gauge_native_fmt(int fmt);
+/* LATTIO_REAL_F32_BE/LE or F64_BE/LE from precision and byte order. */
+int gauge_file_fmt(int precision, int little_endian);
+
+/* Check four extents (each 1..GAUGE_MAX_EXTENT) and give the volume and
+ * volume * bytes_per_site (ERR_BAD_HEADER / ERR_OVERFLOW). */
+int gauge_volume(const uint64_t dims[4], uint64_t bytes_per_site, uint64_t *volume,
+                 uint64_t *bytes);
+
+/* Read `volume` sites of links stored in ILDG order, `rows` rows of each
+ * 3x3 matrix in file format fmt, from src at offset; fill u (the third row
+ * rebuilt when rows == 2) and the checksum. */
+int gauge_read_links(const lattio_source *src, uint64_t offset, uint64_t volume, int fmt,
+                     int rows, double *u, gauge_sum *sum);
+
+/* Third row of a 3x3 complex row-major matrix: conj(row0 x row1). */
+void gauge_reconstruct_row(double *m);
+
+/* An output file written under a temporary name and renamed at the end. */
+typedef struct gauge_out {
+    int fd;
+    int status; /* first error; later writes do nothing */
+    char *tmp;
+    const char *path;
+} gauge_out;
+
+int gauge_out_open(gauge_out *o, const char *path);
+int gauge_out_write(gauge_out *o, const void *buf, size_t n);
+/* Rename into place when ok and no write failed, else remove; returns the
+ * first error. */
+int gauge_out_close(gauge_out *o, int ok);
+
+/* Write (o != NULL) and/or checksum the links of u as `rows` rows per
+ * matrix in file format fmt. */
+int gauge_write_links(gauge_out *o, const double *u, uint64_t volume, int fmt, int rows,
+                      gauge_sum *sum);
+
+/* Per format.  The read functions fill *info and *u (allocated here). */
+int gauge_nersc_read(const lattio_source *src, lattio_gauge_info *info, double **u);
+int gauge_milc_read(const lattio_source *src, lattio_gauge_info *info, double **u);
+int gauge_openqcd_read(const lattio_source *src, lattio_gauge_info *info, double **u);
+int gauge_lime_read(const char *path, lattio_gauge_info *info, double **u);
+int gauge_openqcd_header(const unsigned char h[24], uint64_t size, uint64_t dims[4]);
+
+int gauge_nersc_write(gauge_out *o, const lattio_gauge_write_options *opt, const uint64_t dims[4],
+                      const double *u);
+int gauge_milc_write(gauge_out *o, const lattio_gauge_write_options *opt, const uint64_t dims[4],
+                     const double *u);
+int gauge_openqcd_write(gauge_out *o, const uint64_t dims[4], const double *u);
+int gauge_lime_write(const char *path, int format, const lattio_gauge_write_options *opt,
+                     const uint64_t dims[4], const double *u);
+
+/* Allocate volume * 72 doubles (ERR_NOMEM / ERR_OVERFLOW). */
+int gauge_alloc(uint64_t volume, double **u);
+
+#endif

@@ -1,0 +1,283 @@
+/* nersc.c -- the NERSC archive format (formats.md): an ASCII header of
+ * KEY = value lines, then links in ILDG order with 2 or 3 rows stored,
+ * IEEE32/64 big or little endian; the header checksum is the sum mod 2^32
+ * of the stored 32-bit words in host order. */
+#include "gauge_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define NERSC_HEADER_MAX 65536
+#define VALUE_MAX 128
+
+typedef struct nersc_header {
+    uint64_t dims[4];
+    int have_dims[4];
+    int rows;          /* 0 until DATATYPE is read */
+    int precision, little_endian;
+    int has_checksum, has_plaquette, has_link_trace;
+    uint32_t checksum;
+    double plaquette, link_trace;
+    uint64_t data_offset;
+} nersc_header;
+
+#define PROBLEM(info, ...) snprintf((info)->problem, sizeof (info)->problem, __VA_ARGS__)
+
+/* Trim white space (and a CR) from both ends of [*s, *s + *n). */
+static void trim(const char **s, size_t *n)
+{
+    while (*n && (**s == ' ' || **s == '\t')) (*s)++, (*n)--;
+    while (*n && strchr(" \t\r", (*s)[*n - 1])) (*n)--;
+}
+
+static int parse_u64(const char *v, uint64_t *out)
+{
+    char *end;
+    if (v[0] < '0' || v[0] > '9') return -1;
+    const unsigned long long x = strtoull(v, &end, 10);
+    if (*end || x > GAUGE_MAX_EXTENT || x == 0) return -1;
+    *out = x;
+    return 0;
+}
+
+static int parse_double(const char *v, double *out)
+{
+    char *end;
+    const double x = strtod(v, &end);
+    if (end == v || *end || !isfinite(x)) return -1;
+    *out = x;
+    return 0;
+}
+
+static int parse_hex(const char *v, uint32_t *out)
+{
+    size_t n = strlen(v);
+    if (n > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) v += 2, n -= 2;
+    if (n == 0 || n > 8 || strspn(v, "0123456789abcdefABCDEF") != n) return -1;
+    *out = (uint32_t)strtoul(v, NULL, 16);
+    return 0;
+}
+
+static int parse_float_kind(nersc_header *h, const char *v)
+{
+    static const struct { const char *name; int prec, little; } kinds[] = {
+        {"IEEE32BIG", 32, 0}, {"IEEE32", 32, 1}, {"IEEE32LITTLE", 32, 1},
+        {"IEEE64BIG", 64, 0}, {"IEEE64", 64, 1}, {"IEEE64LITTLE", 64, 1}};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(v, kinds[i].name) == 0) {
+            h->precision = kinds[i].prec;
+            h->little_endian = kinds[i].little;
+            return 0;
+        }
+    return -1;
+}
+
+/* One KEY = value line.  Unknown keys are ignored. */
+static int parse_line(nersc_header *h, const char *key, const char *v, lattio_gauge_info *info)
+{
+    int bad = 0;
+    if (strncmp(key, "DIMENSION_", 10) == 0 && key[10] >= '1' && key[10] <= '4' && !key[11]) {
+        bad = parse_u64(v, &h->dims[key[10] - '1']);
+        h->have_dims[key[10] - '1'] = !bad;
+    } else if (strcmp(key, "DATATYPE") == 0) {
+        h->rows = strcmp(v, "4D_SU3_GAUGE") == 0 ? 2 : strcmp(v, "4D_SU3_GAUGE_3x3") == 0 ? 3 : 0;
+        bad = h->rows == 0;
+    } else if (strcmp(key, "FLOATING_POINT") == 0) {
+        bad = parse_float_kind(h, v);
+    } else if (strcmp(key, "CHECKSUM") == 0) {
+        bad = parse_hex(v, &h->checksum);
+        h->has_checksum = !bad;
+    } else if (strcmp(key, "PLAQUETTE") == 0) {
+        bad = parse_double(v, &h->plaquette);
+        h->has_plaquette = !bad;
+    } else if (strcmp(key, "LINK_TRACE") == 0) {
+        bad = parse_double(v, &h->link_trace);
+        h->has_link_trace = !bad;
+    }
+    if (bad) {
+        PROBLEM(info, "NERSC header: bad value '%.60s' for %.40s", v, key);
+        return LATTIO_FAIL(LATTIO_ERR_BAD_HEADER, "NERSC header value");
+    }
+    return LATTIO_OK;
+}
+
+/* Split a header line into key and value and parse it. */
+static int header_line(nersc_header *h, const char *line, size_t n, lattio_gauge_info *info)
+{
+    trim(&line, &n);
+    if (n == 0) return LATTIO_OK;
+    const char *eq = memchr(line, '=', n);
+    if (!eq) {
+        PROBLEM(info, "NERSC header: line without '=': '%.*s'", (int)(n < 60 ? n : 60), line);
+        return LATTIO_FAIL(LATTIO_ERR_BAD_HEADER, "NERSC line without =");
+    }
+    const char *k = line, *v = eq + 1;
+    size_t kn = (size_t)(eq - line), vn = n - kn - 1;
+    trim(&k, &kn);
+    trim(&v, &vn);
+    char key[VALUE_MAX], val[VALUE_MAX];
+    if (kn >= VALUE_MAX) return LATTIO_OK; /* not a key we know */
+    if (vn >= VALUE_MAX) vn = VALUE_MAX - 1; /* free text: cut */
+    memcpy(key, k, kn), key[kn] = '\0';
+    memcpy(val, v, vn), val[vn] = '\0';
+    return parse_line(h, key, val, info);
+}
+
+/* Walk the lines after BEGIN_HEADER up to END_HEADER. */
+static int parse_header(const char *text, size_t len, nersc_header *h, lattio_gauge_info *info)
+{
+    size_t pos = 0;
+    while (pos < len) {
+        const char *nl = memchr(text + pos, '\n', len - pos);
+        if (!nl) break;
+        const size_t n = (size_t)(nl - (text + pos));
+        const char *line = text + pos;
+        pos += n + 1;
+        if (pos - n - 1 == 0) continue; /* BEGIN_HEADER itself */
+        if (n >= 10 && memcmp(line, "END_HEADER", 10) == 0) {
+            h->data_offset = pos;
+            return LATTIO_OK;
+        }
+        RETURN_IF_ERROR(header_line(h, line, n, info));
+    }
+    PROBLEM(info, "NERSC header: no END_HEADER line in the first %d bytes", NERSC_HEADER_MAX);
+    return LATTIO_FAIL(LATTIO_ERR_BAD_HEADER, "no END_HEADER");
+}
+
+static int read_header(const lattio_source *src, nersc_header *h, lattio_gauge_info *info)
+{
+    memset(h, 0, sizeof *h);
+    h->precision = 32; /* IEEE32BIG when absent */
+    char *text = lattio_malloc(NERSC_HEADER_MAX);
+    RETURN_IF(!text, LATTIO_ERR_NOMEM);
+    size_t got = 0;
+    int rc = lattio_source_read_at(src, 0, text, NERSC_HEADER_MAX, &got);
+    if (rc == LATTIO_OK) rc = parse_header(text, got, h, info);
+    lattio_free(text);
+    RETURN_IF_ERROR(rc);
+    for (int d = 0; d < 4; d++)
+        if (!h->have_dims[d]) {
+            PROBLEM(info, "NERSC header: DIMENSION_%d missing", d + 1);
+            return LATTIO_FAIL(LATTIO_ERR_BAD_HEADER, "NERSC dimension missing");
+        }
+    if (h->rows == 0) {
+        PROBLEM(info, "NERSC header: DATATYPE missing");
+        return LATTIO_FAIL(LATTIO_ERR_BAD_HEADER, "NERSC DATATYPE missing");
+    }
+    return LATTIO_OK;
+}
+
+/* The data size the header implies must be what follows it. */
+static int check_size(const lattio_source *src, const nersc_header *h, lattio_gauge_info *info)
+{
+    uint64_t volume, bytes;
+    RETURN_IF_ERROR(gauge_volume(h->dims, (uint64_t)4 * h->rows * 6 * (h->precision / 8),
+                                 &volume, &bytes));
+    info->volume = volume;
+    info->data_offset = h->data_offset;
+    info->data_length = bytes;
+    const uint64_t have = src->size - h->data_offset;
+    if (have < bytes) {
+        PROBLEM(info, "NERSC: %llu bytes of link data, the header implies %llu (file truncated)",
+                (unsigned long long)have, (unsigned long long)bytes);
+        return LATTIO_FAIL(LATTIO_ERR_TRUNCATED_PAYLOAD, "NERSC data short");
+    }
+    if (have > bytes) {
+        PROBLEM(info, "NERSC: %llu bytes of link data, the header implies %llu (extra bytes)",
+                (unsigned long long)have, (unsigned long long)bytes);
+        return LATTIO_FAIL(LATTIO_ERR_FIELD_LENGTH, "NERSC data long");
+    }
+    return LATTIO_OK;
+}
+
+int gauge_nersc_read(const lattio_source *src, lattio_gauge_info *info, double **u)
+{
+    nersc_header h;
+    RETURN_IF_ERROR(read_header(src, &h, info));
+    memcpy(info->dims, h.dims, sizeof h.dims);
+    info->precision = h.precision;
+    info->little_endian = h.little_endian;
+    info->rows = h.rows;
+    info->checksum_kind = LATTIO_GSUM_NERSC;
+    info->has_checksum = h.has_checksum;
+    info->stored[0] = h.checksum;
+    info->has_plaquette = h.has_plaquette;
+    info->plaquette = h.plaquette;
+    info->has_link_trace = h.has_link_trace;
+    info->link_trace = h.link_trace;
+    RETURN_IF_ERROR(check_size(src, &h, info));
+    RETURN_IF_ERROR(gauge_alloc(info->volume, u));
+    gauge_sum sum = {LATTIO_GSUM_NERSC, 0, 0, 0};
+    RETURN_IF_ERROR(gauge_read_links(src, h.data_offset, info->volume,
+                                     gauge_file_fmt(h.precision, h.little_endian), h.rows, *u,
+                                     &sum));
+    info->computed[0] = sum.a;
+    return LATTIO_OK;
+}
+
+/* --- writing ------------------------------------------------------------ */
+
+static int put(gauge_out *o, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static int put(gauge_out *o, const char *fmt, ...)
+{
+    char line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    RETURN_IF(n < 0 || (size_t)n >= sizeof line, LATTIO_ERR_OVERFLOW);
+    return gauge_out_write(o, line, (size_t)n);
+}
+
+/* A header value without newlines or leading/trailing blanks. */
+static void clean_text(const char *in, char *out, size_t size)
+{
+    size_t n = 0;
+    for (; in && *in && n + 1 < size; in++) out[n++] = (*in == '\n' || *in == '\r') ? ' ' : *in;
+    out[n] = '\0';
+}
+
+static int write_header(gauge_out *o, const lattio_gauge_write_options *opt,
+                        const uint64_t dims[4], const lattio_gauge_stats *st, uint32_t checksum)
+{
+    char label[VALUE_MAX], date[64];
+    clean_text(opt->label ? opt->label : "lattio", label, sizeof label);
+    const time_t now = time(NULL);
+    struct tm tm;
+    if (!gmtime_r(&now, &tm) || !strftime(date, sizeof date, "%a %b %e %H:%M:%S %Y UTC", &tm))
+        date[0] = '\0';
+    put(o, "BEGIN_HEADER\nHDR_VERSION = 1.0\nDATATYPE = %s\nSTORAGE_FORMAT = 1.0\n",
+        opt->nersc_rows == 2 ? "4D_SU3_GAUGE" : "4D_SU3_GAUGE_3x3");
+    for (int d = 0; d < 4; d++) put(o, "DIMENSION_%d = %llu\n", d + 1, (unsigned long long)dims[d]);
+    put(o, "LINK_TRACE = %.12f\nPLAQUETTE = %.12f\n", st->link_trace, st->plaquette);
+    for (int d = 0; d < 4; d++) put(o, "BOUNDARY_%d = PERIODIC\n", d + 1);
+    put(o, "CHECKSUM = %08lx\n", (unsigned long)checksum);
+    put(o, "ENSEMBLE_ID = lattio\nENSEMBLE_LABEL = %s\nSEQUENCE_NUMBER = 0\n", label);
+    put(o, "CREATOR = lattio %s\nCREATOR_HARDWARE = unknown\n", lattio_version());
+    put(o, "CREATION_DATE = %s\nARCHIVE_DATE = %s\n", date, date);
+    put(o, "FLOATING_POINT = IEEE%d%s\nEND_HEADER\n", opt->precision,
+        opt->little_endian ? "LITTLE" : "BIG");
+    return o->status;
+}
+
+int gauge_nersc_write(gauge_out *o, const lattio_gauge_write_options *opt, const uint64_t dims[4],
+                      const double *u)
+{
+    lattio_gauge_stats st;
+    RETURN_IF_ERROR(lattio_gauge_stats_compute(u, dims, &st));
+    const uint64_t volume = dims[0] * dims[1] * dims[2] * dims[3];
+    const int fmt = gauge_file_fmt(opt->precision, opt->little_endian);
+    gauge_sum sum = {LATTIO_GSUM_NERSC, 0, 0, 0};
+    RETURN_IF_ERROR(gauge_write_links(NULL, u, volume, fmt, opt->nersc_rows, &sum));
+    RETURN_IF_ERROR(write_header(o, opt, dims, &st, sum.a));
+    return gauge_write_links(o, u, volume, fmt, opt->nersc_rows, NULL);
+}
