@@ -28,6 +28,8 @@ extern const tool_command tool_cmd_check;
 extern const tool_command tool_cmd_extract;
 extern const tool_command tool_cmd_pack;
 extern const tool_command tool_cmd_unpack;
+extern const tool_command tool_cmd_verify;
+extern const tool_command tool_cmd_convert;
 
 /* --- MPI launchers (mpi.c) -------------------------------------------------
  * Under mpirun/mpiexec/srun the command runs on every rank; otherwise MPI is

@@ -1,0 +1,165 @@
+/* cmd_convert.c -- `lattio convert`: a gauge configuration from any
+ * supported format into any other, verified before and after writing. */
+#include "gauge_tool.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char convert_help[] =
+    "usage: lattio convert IN OUT [--to ildg|scidac|nersc|milc|openqcd]\n"
+    "                      [--precision 32|64] [--nersc-rows 2|3]\n"
+    "\n"
+    "Convert a gauge configuration.  IN's format is detected from its content\n"
+    "and IN is verified first (as 'lattio verify'); nothing is written when it\n"
+    "fails.  OUT is written under a temporary name next to it, read back and\n"
+    "verified (checksums, every link and the plaquette equal to IN's within\n"
+    "the output precision), and only then renamed to OUT.\n"
+    "  --to          output format (default ildg: the QIO record set with\n"
+    "                ildg-format, ildg-data-lfn, ildg-binary-data, scidac-checksum)\n"
+    "  --precision   bits per real in OUT (default: IN's; MILC is always 32,\n"
+    "                openQCD always 64)\n"
+    "  --nersc-rows  NERSC: 2 (4D_SU3_GAUGE) or 3 (4D_SU3_GAUGE_3x3, default)\n"
+    "\n"
+    "Exit status: 0 converted and verified, 1 IN or OUT failed verification\n"
+    "or a write failed, 2 unusable arguments.\n";
+
+typedef struct convert_args {
+    const char *in, *out;
+    int format, precision, rows;
+} convert_args;
+
+static int parse_value(const char *opt, const char *v, convert_args *a)
+{
+    if (strcmp(opt, "--to") == 0) {
+        a->format = lattio_gauge_format_from_name(v);
+        return a->format ? 0 : tool_usage("convert", "unknown format '%s'", v);
+    }
+    const int n = (int)strtol(v, NULL, 10);
+    if (strcmp(opt, "--precision") == 0 && (strcmp(v, "32") == 0 || strcmp(v, "64") == 0))
+        return a->precision = n, 0;
+    if (strcmp(opt, "--nersc-rows") == 0 && (strcmp(v, "2") == 0 || strcmp(v, "3") == 0))
+        return a->rows = n, 0;
+    return tool_usage("convert", "bad value '%s' for %s", v, opt);
+}
+
+static int parse_args(int argc, char **argv, convert_args *a)
+{
+    static const char *const opts[] = {"--to", "--precision", "--nersc-rows"};
+    int npos = 0;
+    memset(a, 0, sizeof *a);
+    a->format = LATTIO_GAUGE_ILDG;
+    a->rows = 3;
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        int matched = 0;
+        for (int k = 0; k < 3 && !matched; k++) {
+            const int m = tool_option(argc, argv, &i, opts[k], &v);
+            if (m < 0) return tool_usage("convert", "missing value for %s", opts[k]);
+            if (m > 0) {
+                matched = 1;
+                if (parse_value(opts[k], v, a)) return TOOL_USAGE;
+            }
+        }
+        if (matched) continue;
+        if (argv[i][0] == '-' && argv[i][1]) return tool_usage("convert", "unknown option '%s'", argv[i]);
+        if (npos == 0) a->in = argv[i];
+        else if (npos == 1) a->out = argv[i];
+        npos++;
+    }
+    if (npos != 2) return tool_usage("convert", "need IN and OUT");
+    return TOOL_OK;
+}
+
+static void report_problems(const verify_report *rep, const char *what)
+{
+    for (int i = 0; i < rep->nproblems; i++) tool_error("convert", rep->path, "%s", rep->problems[i]);
+    if (rep->nproblems == 0) tool_error("convert", rep->path, "%s", what);
+}
+
+/* Largest |a - b| over all link components. */
+static double max_diff(const double *a, const double *b, uint64_t n)
+{
+    double worst = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        const double d = fabs(a[i] - b[i]);
+        if (!(d <= worst)) worst = d;
+    }
+    return worst;
+}
+
+/* OUT must hold IN's field within the output precision. */
+static int compare(const verify_report *in, const double *u, const verify_report *out,
+                   const double *v, int precision, int rows)
+{
+    const int exact = precision == 64 && rows == 3 && in->info.precision == 64;
+    const double link_tol = exact ? 0 : rows == 2 ? 1e-5 : precision == 32 ? 2e-7 : 1e-15;
+    const double plaq_tol = exact ? 1e-12 : 1e-6;
+    if (memcmp(in->info.dims, out->info.dims, sizeof in->info.dims) != 0)
+        return tool_error("convert", out->path, "dimensions differ from IN's (ERR_VERIFY)");
+    const double d = max_diff(u, v, in->info.volume * 72);
+    if (!(d <= link_tol))
+        return tool_error("convert", out->path, "links differ from IN's by %.3g > %g (ERR_VERIFY)", d, link_tol);
+    const double dp = fabs(in->stats.plaquette - out->stats.plaquette);
+    if (!(dp <= plaq_tol))
+        return tool_error("convert", out->path, "plaquette %.15f, IN's %.15f (ERR_VERIFY)",
+                          out->stats.plaquette, in->stats.plaquette);
+    return TOOL_OK;
+}
+
+static int write_and_check(const convert_args *a, const verify_report *in, const double *u,
+                           const char *tmp)
+{
+    lattio_gauge_write_options opt;
+    lattio_gauge_write_options_default(&opt, a->format);
+    opt.precision = a->format == LATTIO_GAUGE_MILC ? 32 : a->format == LATTIO_GAUGE_OPENQCD ? 64
+                    : a->precision ? a->precision : in->info.precision;
+    opt.nersc_rows = a->rows;
+    int rc = lattio_gauge_write(tmp, a->format, &opt, in->info.dims, u);
+    if (rc != LATTIO_OK) return tool_status_error("convert", a->out, rc, "%s", " (writing)");
+    static verify_report out;
+    double *v = NULL;
+    int ret = TOOL_OK;
+    if (!verify_file(tmp, &out, &v) || !v) {
+        report_problems(&out, "written file holds no gauge field (ERR_VERIFY)");
+        ret = TOOL_FAIL;
+    } else {
+        ret = compare(in, u, &out, v, opt.precision, a->format == LATTIO_GAUGE_NERSC ? a->rows : 3);
+    }
+    lattio_gauge_free(v);
+    if (ret == TOOL_OK)
+        printf("%s -> %s: %s -> %s, %d-bit, plaquette %.12f (IN %.12f)\n", a->in, a->out,
+               lattio_gauge_format_name(in->info.format), lattio_gauge_format_name(a->format),
+               opt.precision, out.stats.plaquette, in->stats.plaquette);
+    return ret;
+}
+
+static int run_convert(int argc, char **argv)
+{
+    convert_args a;
+    const int prc = parse_args(argc, argv, &a);
+    if (prc != TOOL_OK) return prc;
+    static verify_report in;
+    double *u = NULL;
+    if (!verify_file(a.in, &in, &u) || !u) {
+        report_problems(&in, "no gauge field to convert (ERR_UNSUPPORTED)");
+        lattio_gauge_free(u);
+        return TOOL_FAIL;
+    }
+    const size_t n = strlen(a.out) + 48;
+    char *tmp = malloc(n);
+    if (!tmp) return tool_error("convert", NULL, "out of memory");
+    snprintf(tmp, n, "%s.lattio-convert.%ld", a.out, (long)getpid());
+    int ret = write_and_check(&a, &in, u, tmp);
+    if (ret == TOOL_OK && rename(tmp, a.out) != 0)
+        ret = tool_error("convert", a.out, "renaming the verified file into place failed (ERR_RENAME)");
+    if (ret != TOOL_OK) unlink(tmp);
+    free(tmp);
+    lattio_gauge_free(u);
+    return ret;
+}
+
+const tool_command tool_cmd_convert = {"convert", "convert a gauge configuration between formats",
+                                       convert_help, run_convert, 0};

@@ -1,0 +1,306 @@
+/* gauge_verify.c -- verification of one lattice file for `lattio verify`
+ * and `lattio convert`: LIME structure, every binary record's SciDAC
+ * checksum, metadata consistency, and for gauge fields the header checksum,
+ * plaquette, link trace and unitarity. */
+#include "gauge_tool.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+static void problem(verify_report *rep, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void problem(verify_report *rep, const char *fmt, ...)
+{
+    if (rep->nproblems >= VR_MAX_PROBLEMS) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rep->problems[rep->nproblems++], sizeof rep->problems[0], fmt, ap);
+    va_end(ap);
+}
+
+static void warning(verify_report *rep, const char *text)
+{
+    if (rep->nwarnings < VR_MAX_PROBLEMS)
+        snprintf(rep->warnings[rep->nwarnings++], sizeof rep->warnings[0], "%s", text);
+}
+
+/* 1-based number of the record whose header is at `offset`; 0 if none. */
+static int record_number(lattio_lime_reader *r, uint64_t offset)
+{
+    lattio_record_info info;
+    lattio_lime_reader_rewind(r);
+    for (int n = 1; lattio_lime_reader_next(r, &info) == LATTIO_OK; n++)
+        if (info.offset == offset) return n;
+    return 0;
+}
+
+static void structure(verify_report *rep)
+{
+    lattio_problem probs[VR_MAX_PROBLEMS];
+    size_t count = 0;
+    const int rc = lattio_lime_check(rep->path, probs, VR_MAX_PROBLEMS, &count, &rep->nrecords);
+    if (rc < 0 && count == 0)
+        problem(rep, "%s (%s)", lattio_strerror(rc), lattio_error_name(rc));
+    for (size_t i = 0; i < count && i < VR_MAX_PROBLEMS; i++) {
+        char line[240];
+        snprintf(line, sizeof line, "record %d at offset %" PRIu64 ": %s (%s)",
+                 probs[i].record + 1, probs[i].offset, probs[i].message,
+                 lattio_error_name(probs[i].status));
+        if (probs[i].status == LATTIO_ERR_MBME) warning(rep, line);
+        else problem(rep, "%s", line);
+    }
+}
+
+static int is_gauge(const lattio_field_info *fi)
+{
+    return (fi->kind == LATTIO_FIELD_ILDG_GAUGE || fi->kind == LATTIO_FIELD_SU3_GAUGE) &&
+           fi->nd == 4 && (fi->precision == 32 || fi->precision == 64) && fi->recordtype == 0 &&
+           fi->typesize * fi->datacount == (uint64_t)fi->precision * 9;
+}
+
+static void gauge_checks(verify_report *rep, const double *u)
+{
+    if (lattio_gauge_stats_compute(u, rep->info.dims, &rep->stats) != LATTIO_OK) return;
+    rep->has_gauge = 1;
+    if (!(rep->stats.unitarity <= LATTIO_GAUGE_UNITARITY_TOL))
+        problem(rep, "links not unitary: max |U^+U - 1| = %.3g > %g (ERR_UNITARITY)",
+                rep->stats.unitarity, LATTIO_GAUGE_UNITARITY_TOL);
+    const lattio_gauge_info *in = &rep->info;
+    if (in->has_plaquette && !(fabs(in->plaquette - rep->stats.plaquette) <= LATTIO_GAUGE_HEADER_TOL))
+        problem(rep, "plaquette %.12f differs from the header's %.12f (ERR_PLAQUETTE)",
+                rep->stats.plaquette, in->plaquette);
+    if (in->has_link_trace &&
+        !(fabs(in->link_trace - rep->stats.link_trace) <= LATTIO_GAUGE_HEADER_TOL))
+        problem(rep, "link trace %.12f differs from the header's %.12f (ERR_PLAQUETTE)",
+                rep->stats.link_trace, in->link_trace);
+}
+
+/* Describe a LIME gauge field in rep->info (as lattio_gauge_read would). */
+static void lime_gauge_info(verify_report *rep, const lattio_field_info *fi, const vr_field *v)
+{
+    lattio_gauge_info *in = &rep->info;
+    in->format = strcmp(fi->binary.type, "ildg-binary-data") == 0 || fi->has_ildg_format
+                     ? LATTIO_GAUGE_ILDG
+                     : LATTIO_GAUGE_SCIDAC;
+    memcpy(in->dims, fi->dims, sizeof in->dims);
+    in->volume = fi->volume;
+    in->precision = fi->precision;
+    in->rows = 3;
+    in->checksum_kind = LATTIO_GSUM_SCIDAC;
+    in->has_checksum = v->has_stored;
+    in->stored[0] = v->stored.suma, in->stored[1] = v->stored.sumb;
+    in->computed[0] = v->computed.suma, in->computed[1] = v->computed.sumb;
+    in->binary = fi->binary;
+    rep->format = in->format;
+}
+
+/* Checksum one field; the first gauge field is also read into *u. */
+static void lime_field(verify_report *rep, lattio_lime_reader *r, const lattio_field_info *fi,
+                       double **u)
+{
+    vr_field *v = &rep->fields[rep->nfields++];
+    v->record = record_number(r, fi->binary.offset);
+    snprintf(v->type, sizeof v->type, "%s", fi->binary.type);
+    v->offset = fi->binary.offset, v->length = fi->binary.length;
+    v->site_bytes = fi->typesize * fi->datacount;
+    v->has_stored = fi->has_checksum, v->stored = fi->stored;
+    const int gauge = !rep->has_gauge && rep->format == 0 && is_gauge(fi);
+    double *buf = NULL;
+    if (gauge) buf = lattio_gauge_alloc(fi->volume);
+    const int rc = lattio_field_read_double(r, fi, buf, buf ? fi->volume * 72 : 0, &v->computed);
+    v->ok = rc == LATTIO_OK && fi->has_checksum;
+    if (rc == LATTIO_ERR_CHECKSUM)
+        problem(rep, "record %d (%s) at offset %" PRIu64 ": SciDAC checksum %x %x, stored %x %x (ERR_CHECKSUM)",
+                v->record, v->type, v->offset, (unsigned)v->computed.suma,
+                (unsigned)v->computed.sumb, (unsigned)v->stored.suma, (unsigned)v->stored.sumb);
+    else if (rc != LATTIO_OK)
+        problem(rep, "record %d (%s): %s (%s)", v->record, v->type, lattio_strerror(rc),
+                lattio_error_name(rc));
+    else if (!fi->has_checksum)
+        problem(rep, "record %d (%s): no scidac-checksum record (ERR_NO_CHECKSUM)", v->record, v->type);
+    if (buf && (rc == LATTIO_OK || rc == LATTIO_ERR_CHECKSUM)) {
+        lime_gauge_info(rep, fi, v);
+        gauge_checks(rep, buf);
+    }
+    if (buf && u && rep->has_gauge) *u = buf;
+    else lattio_gauge_free(buf);
+}
+
+static void lime_fields(verify_report *rep, double **u)
+{
+    lattio_lime_reader *r;
+    int rc = lattio_lime_reader_open(rep->path, &r), count = 0;
+    if (rc == LATTIO_OK) rc = lattio_field_count(r, &count);
+    for (int i = 0; rc == LATTIO_OK && i < count && rep->nfields < VR_MAX_FIELDS; i++) {
+        lattio_field_info fi;
+        const int st = lattio_field_info_read(r, i, &fi);
+        if (st != LATTIO_OK) {
+            problem(rep, "field %d: metadata: %s (%s)", i + 1, lattio_strerror(st),
+                    lattio_error_name(st));
+            continue;
+        }
+        lime_field(rep, r, &fi, u);
+        lattio_field_info_free(&fi);
+    }
+    if (rc != LATTIO_OK) problem(rep, "%s (%s)", lattio_strerror(rc), lattio_error_name(rc));
+    lattio_lime_reader_close(r);
+}
+
+static void plain_gauge(verify_report *rep, double **u)
+{
+    double *buf = NULL;
+    const int rc = lattio_gauge_read(rep->path, &rep->info, &buf);
+    const lattio_gauge_info *in = &rep->info;
+    if (rc == LATTIO_ERR_CHECKSUM && in->checksum_kind == LATTIO_GSUM_NERSC)
+        problem(rep, "NERSC header CHECKSUM %08x, computed %08x (ERR_CHECKSUM)",
+                (unsigned)in->stored[0], (unsigned)in->computed[0]);
+    else if (rc == LATTIO_ERR_CHECKSUM)
+        problem(rep, "MILC checksums sum29 %x sum31 %x, computed %x %x (ERR_CHECKSUM)",
+                (unsigned)in->stored[0], (unsigned)in->stored[1], (unsigned)in->computed[0],
+                (unsigned)in->computed[1]);
+    else if (rc != LATTIO_OK)
+        problem(rep, "%s%s%s (%s)", in->problem, in->problem[0] ? ": " : "", lattio_strerror(rc),
+                lattio_error_name(rc));
+    if (rc == LATTIO_OK && in->checksum_kind == LATTIO_GSUM_NERSC && !in->has_checksum)
+        problem(rep, "NERSC header has no CHECKSUM (ERR_NO_CHECKSUM)");
+    if (buf) gauge_checks(rep, buf);
+    if (buf && u) *u = buf;
+    else lattio_gauge_free(buf);
+}
+
+int verify_file(const char *path, verify_report *rep, double **u)
+{
+    memset(rep, 0, sizeof *rep);
+    rep->path = path;
+    if (u) *u = NULL;
+    int format;
+    const int rc = lattio_gauge_detect(path, &format);
+    if (rc != LATTIO_OK) {
+        problem(rep, "%s (%s)", lattio_strerror(rc), lattio_error_name(rc));
+        return 0;
+    }
+    rep->is_lime = format == LATTIO_GAUGE_ILDG;
+    if (rep->is_lime) {
+        structure(rep);
+        lime_fields(rep, u);
+    } else {
+        rep->format = format;
+        plain_gauge(rep, u);
+    }
+    return rep->nproblems == 0;
+}
+
+/* --- printing ------------------------------------------------------------- */
+
+static const char *checksum_name(int kind)
+{
+    static const char *const names[] = {"none", "nersc", "milc", "scidac"};
+    return kind >= 0 && kind <= 3 ? names[kind] : "none";
+}
+
+static void text_gauge(FILE *f, const verify_report *rep)
+{
+    const lattio_gauge_info *in = &rep->info;
+    fprintf(f, "%s: %s gauge field %" PRIu64 "x%" PRIu64 "x%" PRIu64 "x%" PRIu64 ", %d-bit", rep->path,
+            lattio_gauge_format_name(in->format), in->dims[0], in->dims[1], in->dims[2],
+            in->dims[3], in->precision);
+    if (in->format == LATTIO_GAUGE_NERSC) fprintf(f, ", %d rows", in->rows);
+    fputc('\n', f);
+    if (in->checksum_kind == LATTIO_GSUM_NERSC || in->checksum_kind == LATTIO_GSUM_MILC)
+        fprintf(f, "%s: %s checksum %08x %08x, computed %08x %08x\n", rep->path,
+                checksum_name(in->checksum_kind), (unsigned)in->stored[0],
+                (unsigned)in->stored[1], (unsigned)in->computed[0], (unsigned)in->computed[1]);
+    if (!rep->has_gauge) return;
+    fprintf(f, "%s: plaquette %.12f", rep->path, rep->stats.plaquette);
+    if (in->has_plaquette) fprintf(f, " (header %.12f)", in->plaquette);
+    fprintf(f, ", link trace %.12f", rep->stats.link_trace);
+    if (in->has_link_trace) fprintf(f, " (header %.12f)", in->link_trace);
+    fprintf(f, ", unitarity %.3g\n", rep->stats.unitarity);
+}
+
+void verify_print_text(FILE *f, const verify_report *rep)
+{
+    if (rep->is_lime) fprintf(f, "%s: LIME, %zu records, %d binary\n", rep->path, rep->nrecords, rep->nfields);
+    for (int i = 0; i < rep->nfields; i++) {
+        const vr_field *v = &rep->fields[i];
+        fprintf(f, "%s: record %d (%s), %" PRIu64 " bytes: checksum %x %x %s\n", rep->path,
+                v->record, v->type, v->length, (unsigned)v->computed.suma,
+                (unsigned)v->computed.sumb, v->ok ? "ok" : "FAILED");
+    }
+    if (rep->format) text_gauge(f, rep);
+    for (int i = 0; i < rep->nwarnings; i++) fprintf(f, "%s: warning: %s\n", rep->path, rep->warnings[i]);
+    for (int i = 0; i < rep->nproblems; i++) fprintf(f, "%s: %s\n", rep->path, rep->problems[i]);
+    fprintf(f, "%s: %s\n", rep->path, rep->nproblems ? "FAILED" : "ok");
+}
+
+static void json_hex(FILE *f, const char *key, uint32_t v, int comma)
+{
+    fprintf(f, "\"%s\": \"%08x\"%s", key, (unsigned)v, comma ? ", " : "");
+}
+
+static void json_field(FILE *f, const vr_field *v)
+{
+    fprintf(f, "{\"record\": %d, \"type\": ", v->record);
+    tool_json_string(f, v->type);
+    fprintf(f, ", \"offset\": %" PRIu64 ", \"length\": %" PRIu64 ", \"site_bytes\": %" PRIu64 ", ",
+            v->offset, v->length, v->site_bytes);
+    json_hex(f, "suma", v->computed.suma, 1);
+    json_hex(f, "sumb", v->computed.sumb, 1);
+    if (v->has_stored) {
+        json_hex(f, "stored_suma", v->stored.suma, 1);
+        json_hex(f, "stored_sumb", v->stored.sumb, 1);
+    }
+    fprintf(f, "\"ok\": %s}", v->ok ? "true" : "false");
+}
+
+static void json_gauge(FILE *f, const verify_report *rep)
+{
+    const lattio_gauge_info *in = &rep->info;
+    fprintf(f, ", \"dims\": [%" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 "], \"precision\": %d",
+            in->dims[0], in->dims[1], in->dims[2], in->dims[3], in->precision);
+    fprintf(f, ", \"little_endian\": %s, \"rows\": %d", in->little_endian ? "true" : "false", in->rows);
+    fprintf(f, ", \"checksum\": {\"kind\": \"%s\", \"present\": %s", checksum_name(in->checksum_kind),
+            in->has_checksum ? "true" : "false");
+    fprintf(f, ", \"stored\": [\"%08x\", \"%08x\"], \"computed\": [\"%08x\", \"%08x\"]}",
+            (unsigned)in->stored[0], (unsigned)in->stored[1], (unsigned)in->computed[0],
+            (unsigned)in->computed[1]);
+    if (in->has_plaquette) fprintf(f, ", \"header_plaquette\": %.17g", in->plaquette);
+    if (in->has_link_trace) fprintf(f, ", \"header_link_trace\": %.17g", in->link_trace);
+    if (rep->has_gauge)
+        fprintf(f, ", \"plaquette\": %.17g, \"link_trace\": %.17g, \"unitarity\": %.17g",
+                rep->stats.plaquette, rep->stats.link_trace, rep->stats.unitarity);
+}
+
+static void json_strings(FILE *f, const char *key, const char (*s)[240], int n)
+{
+    fprintf(f, ", \"%s\": [", key);
+    for (int i = 0; i < n; i++) {
+        if (i) fputs(", ", f);
+        tool_json_string(f, s[i]);
+    }
+    fputc(']', f);
+}
+
+void verify_print_json(FILE *f, const verify_report *rep)
+{
+    fputs("{\"file\": ", f);
+    tool_json_string(f, rep->path);
+    fprintf(f, ", \"ok\": %s, \"lime\": %s, \"format\": \"%s\"", rep->nproblems ? "false" : "true",
+            rep->is_lime ? "true" : "false", rep->format ? lattio_gauge_format_name(rep->format) : (rep->is_lime ? "lime" : "unknown"));
+    if (rep->is_lime) fprintf(f, ", \"records\": %zu", rep->nrecords);
+    fputs(", \"binary_records\": [", f);
+    for (int i = 0; i < rep->nfields; i++) {
+        if (i) fputs(", ", f);
+        json_field(f, &rep->fields[i]);
+    }
+    fputc(']', f);
+    if (rep->format) json_gauge(f, rep);
+    json_strings(f, "warnings", (const char(*)[240])rep->warnings, rep->nwarnings);
+    json_strings(f, "problems", (const char(*)[240])rep->problems, rep->nproblems);
+    fputc('}', f);
+}
