@@ -646,8 +646,12 @@ typedef struct lattio_gauge_info {
  * *u receives volume * 72 native doubles (free with lattio_gauge_free).
  * Every header field is checked: dims positive and the data size they imply
  * equal to what the file holds (ERR_TRUNCATED_PAYLOAD when shorter,
- * ERR_TRAILING_BYTES when longer), known DATATYPE / FLOATING_POINT / MILC
- * order (ERR_BAD_HEADER, ERR_UNSUPPORTED).  When the stored checksum differs
+ * ERR_FIELD_LENGTH when longer), known DATATYPE / FLOATING_POINT / MILC
+ * order (ERR_BAD_HEADER, ERR_UNSUPPORTED); a LIME file without a 4-D SU(3)
+ * field gives ERR_UNSUPPORTED; a file of no known format ERR_UNKNOWN_FORMAT
+ * (also a truncated openQCD file: its size is what identifies it).
+ * info->problem then says in words what was wrong.  The whole field is held
+ * in memory (576 bytes per site).  When the stored checksum differs
  * from the recomputed one the call returns ERR_CHECKSUM but *info and *u are
  * filled (so a checker can report the rest).  On any other error *u = NULL.
  * Header plaquette / link trace are not compared here: see
