@@ -386,15 +386,20 @@ enum lattio_mode {
 enum lattio_strategy {
     LATTIO_STRATEGY_AUTO = 0,        /* lattio chooses (today: independent) */
     LATTIO_STRATEGY_INDEPENDENT = 1, /* each rank writes/reads its own runs, non-collective MPI-IO */
-    LATTIO_STRATEGY_COLLECTIVE = 2   /* file view + MPI-IO collective calls (two-phase inside
+    LATTIO_STRATEGY_COLLECTIVE = 2,  /* file view + MPI-IO collective calls (two-phase inside
                                         MPI); writes are read back and repaired where the MPI
                                         library is known to corrupt collective writes */
+    LATTIO_STRATEGY_AGGREGATE = 3    /* lattio's own two-phase I/O: sites are sent to
+                                        aggregator ranks owning block-aligned file domains,
+                                        which make large contiguous independent MPI-IO calls;
+                                        see lattio_open for its hints */
 };
 
 typedef struct lattio_options {
     int in_place; /* CREATE: write under the final name (the old file is removed at open) */
     int durable;  /* writes: MPI_File_sync once before close */
-    int strategy; /* enum lattio_strategy; LATTIO_STRATEGY overrides AUTO from the environment */
+    int strategy; /* enum lattio_strategy; with AUTO the environment's LATTIO_STRATEGY
+                     (independent|collective|aggregate) decides */
 } lattio_options;
 
 /* Local.  Defaults: temporary name + rename, no sync. */
@@ -405,6 +410,13 @@ void lattio_options_default(lattio_options *opt);
  * CREATE writes to "PATH.lattio-tmp.*" next to PATH and renames it at a
  * successful close, so a failed or killed write never leaves a partial file
  * under PATH nor destroys the previous one.  New files are not truncated.
+ * Hints lattio itself reads from `info` (aggregate strategy; environment
+ * variables of the same names in upper case with a LATTIO_ prefix override
+ * them, e.g. LATTIO_CB_BUFFER_SIZE): "striping_unit" (file-domain alignment
+ * in bytes; default: the file system's block size, rounded up to a multiple
+ * of at least 1 MiB), "cb_nodes" (number of aggregators; default: one per
+ * rank, at most one per domain), "cb_buffer_size" (bytes per aggregator and
+ * round; default 16 MiB, at most 1 GiB).  Only rank 0's values count.
  * Errors: ERR_ARG, ERR_RANK_ARG (path or mode differ), ERR_OPEN, ERR_MPI,
  * format errors of an APPEND file. */
 int lattio_open(MPI_Comm comm, const char *path, int mode, MPI_Info info,

@@ -70,6 +70,7 @@ static int open_mpi_file(lattio_file *f, MPI_Info info)
 static void free_handle(lattio_file *f)
 {
     if (f->comm != MPI_COMM_NULL) MPI_Comm_free(&f->comm);
+    if (f->info != MPI_INFO_NULL) MPI_Info_free(&f->info);
     lattio_free(f->index);
     lattio_free(f->tmp);
     lattio_free(f->path);
@@ -84,6 +85,7 @@ static int new_handle(MPI_Comm comm, const char *path, int mode, const lattio_op
     RETURN_IF(!f, LATTIO_ERR_NOMEM);
     f->fh = MPI_FILE_NULL;
     f->comm = MPI_COMM_NULL;
+    f->info = MPI_INFO_NULL;
     f->cur = -1;
     f->mode = mode;
     if (opt) f->opt = *opt;
@@ -116,6 +118,8 @@ int lattio_open(MPI_Comm comm, const char *path, int mode, MPI_Info info,
     rc = lattio_agree(f->comm, bad ? LATTIO_FAIL(LATTIO_ERR_ARG, "path/mode") : LATTIO_OK);
     if (rc == LATTIO_OK) rc = lattio_agree(f->comm, same_arguments(f, path, mode));
     if (rc == LATTIO_OK) rc = open_mpi_file(f, info);
+    if (rc == LATTIO_OK && info != MPI_INFO_NULL) /* hints for the aggregate strategy */
+        rc = lattio_agree(f->comm, MPI_CHECK(MPI_Info_dup(info, &f->info), LATTIO_ERR_MPI));
     if (rc == LATTIO_OK && mode != LATTIO_MODE_CREATE) rc = lattio_index_load(f);
     if (rc < 0) {
         if (f->fh != MPI_FILE_NULL) MPI_File_close(&f->fh);

@@ -15,6 +15,7 @@ struct lattio_file {
     lattio_options opt;
     char *path;          /* final name */
     char *tmp;           /* temporary name (rank 0 and others alike), NULL in place */
+    MPI_Info info;       /* the caller's hints at lattio_open (a duplicate), MPI_INFO_NULL */
     int failed;          /* an agreed error happened: a CREATE file is not renamed */
     /* lattio_attach: fh belongs to the caller; close neither closes, renames
      * nor unlinks it, and restores the caller's error handler */
@@ -102,6 +103,19 @@ int lattio_lattice_fits(const lattio_layout *l, uint64_t offset, uint64_t record
  * lattio_collective_untrusted(). */
 int lattio_collective_write(lattio_file *f, const lattio_layout *l, uint64_t base, const void *local);
 int lattio_collective_read(lattio_file *f, const lattio_layout *l, uint64_t base, void *local);
+/* Collective (src/io/aggregate.c).  The aggregate strategy: lattio's own
+ * two-phase I/O.  The lattice's bytes are split into file domains aligned
+ * to a block size and spread over aggregator ranks; in rounds every rank
+ * sends (writes) or receives (reads) its bytes of each aggregator's window
+ * with point-to-point messages and the aggregators make one independent
+ * MPI-IO call per window.  No collective MPI-IO call.  Returns this rank's
+ * status (callers agree). */
+int lattio_aggregate_write(lattio_file *f, const lattio_layout *l, uint64_t base, const void *local);
+int lattio_aggregate_read(lattio_file *f, const lattio_layout *l, uint64_t base, void *local);
+/* Local.  1 when packing is the identity (no ghosts, memory order = file
+ * order): the caller's buffer holds this rank's sites in file order. */
+int lattio_packing_is_identity(const lattio_layout *l);
+
 /* Local.  1 when the MPI library is known to corrupt collective writes
  * (Open MPI with the OMPIO component) and LATTIO_TRUST_COLLECTIVE is not 1. */
 int lattio_collective_untrusted(void);

@@ -5,7 +5,8 @@
  * one large write per rank, straight from the caller's buffer when it has no
  * ghosts and is in file order, and no collective-write module of the MPI
  * library is trusted with the data.  The collective strategy
- * (src/io/collective.c) is chosen by the options or LATTIO_STRATEGY. */
+ * (src/io/collective.c) and the aggregate strategy (src/io/aggregate.c) are
+ * chosen by the options or LATTIO_STRATEGY. */
 #include "io_internal.h"
 
 #include <stdlib.h>
@@ -94,7 +95,7 @@ static int transfer_runs(lattio_file *f, const lattio_layout *l, uint64_t off, u
 /* Packing is the identity when the buffer has no ghosts and its memory
  * order is the file order: the caller's buffer already holds the sites in
  * increasing file rank. */
-static int packing_is_identity(const lattio_layout *l)
+int lattio_packing_is_identity(const lattio_layout *l)
 {
     for (int d = 0; d < l->ndims; d++)
         if (l->halo_lo[d] || l->halo_hi[d] || l->mem_order[d] != l->file_order[d]) return 0;
@@ -107,7 +108,7 @@ static int move_sites(lattio_file *f, const lattio_layout *l, uint64_t off, unsi
                       int writing)
 {
     uint64_t total = lattio_layout_local_sites(l);
-    if (total > 0 && packing_is_identity(l))
+    if (total > 0 && lattio_packing_is_identity(l))
         return transfer_runs(f, l, off, 0, total, local, writing ? write_run : read_run);
     uint64_t chunk = STAGING_BYTES / l->site_bytes ? STAGING_BYTES / l->site_bytes : 1;
     if (chunk > total) chunk = total;
@@ -126,28 +127,53 @@ static int move_sites(lattio_file *f, const lattio_layout *l, uint64_t off, unsi
     return rc;
 }
 
+/* Local.  The strategy LATTIO_STRATEGY names (independent, collective,
+ * aggregate); independent when unset or unknown. */
+static int strategy_from_environment(void)
+{
+    static const struct {
+        const char *name;
+        int strategy;
+    } names[] = {{"independent", LATTIO_STRATEGY_INDEPENDENT},
+                 {"collective", LATTIO_STRATEGY_COLLECTIVE},
+                 {"aggregate", LATTIO_STRATEGY_AGGREGATE}};
+    const char *e = getenv("LATTIO_STRATEGY");
+    if (!e || !*e) return LATTIO_STRATEGY_INDEPENDENT;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(e, names[i].name) == 0) return names[i].strategy;
+    LATTIO_TRACE("LATTIO_STRATEGY=%s unknown: independent", e);
+    return LATTIO_STRATEGY_INDEPENDENT;
+}
+
 /* Collective.  The strategy of this call: opt.strategy, or when AUTO the
- * environment's LATTIO_STRATEGY=independent|collective, else independent.
- * Rank 0's choice is used everywhere (all ranks must make the same calls). */
+ * environment's LATTIO_STRATEGY, else independent.  Rank 0's choice is used
+ * everywhere (all ranks must make the same calls). */
 static int choose_strategy(lattio_file *f, int *strategy)
 {
     int s = f->opt.strategy;
-    if (s == LATTIO_STRATEGY_AUTO) {
-        const char *e = getenv("LATTIO_STRATEGY");
-        s = e && strcmp(e, "collective") == 0 ? LATTIO_STRATEGY_COLLECTIVE : LATTIO_STRATEGY_INDEPENDENT;
-        if (e && *e && strcmp(e, "collective") != 0 && strcmp(e, "independent") != 0)
-            LATTIO_TRACE("LATTIO_STRATEGY=%s unknown: independent", e);
-    }
-    int rc = s == LATTIO_STRATEGY_INDEPENDENT || s == LATTIO_STRATEGY_COLLECTIVE
+    if (s == LATTIO_STRATEGY_AUTO) s = strategy_from_environment();
+    int rc = s >= LATTIO_STRATEGY_INDEPENDENT && s <= LATTIO_STRATEGY_AGGREGATE
                  ? LATTIO_OK
                  : LATTIO_FAIL(LATTIO_ERR_ARG, "unknown lattio_options.strategy");
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(&s, 1, MPI_INT, 0, f->comm), LATTIO_ERR_MPI));
-    /* no collective MPI-IO call while a non-blocking request is pending
-     * (npending is equal on every rank) */
+    /* while a non-blocking request is pending: independent transfers only
+     * (no collective MPI-IO call; npending is equal on every rank) */
     if (f->npending > 0) s = LATTIO_STRATEGY_INDEPENDENT;
     *strategy = s;
     return LATTIO_OK;
+}
+
+/* Collective.  Move this rank's sites with the chosen strategy; returns
+ * this rank's status. */
+static int move_with(lattio_file *f, int strategy, const lattio_layout *l, uint64_t base,
+                     unsigned char *local, int writing)
+{
+    if (strategy == LATTIO_STRATEGY_COLLECTIVE)
+        return writing ? lattio_collective_write(f, l, base, local) : lattio_collective_read(f, l, base, local);
+    if (strategy == LATTIO_STRATEGY_AGGREGATE)
+        return writing ? lattio_aggregate_write(f, l, base, local) : lattio_aggregate_read(f, l, base, local);
+    return move_sites(f, l, base, local, writing);
 }
 
 int lattio_lattice_write(lattio_file *f, const lattio_layout *l, uint64_t offset,
@@ -159,10 +185,7 @@ int lattio_lattice_write(lattio_file *f, const lattio_layout *l, uint64_t offset
     RETURN_IF_ERROR(lattio_same_lattice(f, l, rc));
     int strategy = LATTIO_STRATEGY_INDEPENDENT;
     rc = choose_strategy(f, &strategy);
-    if (rc == LATTIO_OK && strategy == LATTIO_STRATEGY_COLLECTIVE)
-        rc = lattio_collective_write(f, l, f->rec_data + offset, local);
-    else if (rc == LATTIO_OK)
-        rc = move_sites(f, l, f->rec_data + offset, (unsigned char *)local, 1);
+    if (rc == LATTIO_OK) rc = move_with(f, strategy, l, f->rec_data + offset, (unsigned char *)local, 1);
     rc = lattio_agree(f->comm, rc);
     if (rc < 0) f->failed = 1;
     RETURN_IF_ERROR(rc);
@@ -179,9 +202,6 @@ int lattio_lattice_read(lattio_file *f, const lattio_layout *l, uint64_t offset,
     RETURN_IF_ERROR(lattio_same_lattice(f, l, rc));
     int strategy = LATTIO_STRATEGY_INDEPENDENT;
     RETURN_IF_ERROR(choose_strategy(f, &strategy));
-    if (strategy == LATTIO_STRATEGY_COLLECTIVE)
-        rc = lattio_collective_read(f, l, r->data_offset + offset, local);
-    else
-        rc = move_sites(f, l, r->data_offset + offset, local, 0);
+    rc = move_with(f, strategy, l, r->data_offset + offset, local, 0);
     return lattio_agree(f->comm, rc);
 }
