@@ -75,7 +75,8 @@ static void usage(void)
          "         [--reps N] [--warmup N] [--fsync] [--drop-caches] [--profile]\n"
          "         [--strategy N] [--json FILE] [--dir DIR] [--label TEXT] [--smoke]\n"
          "defaults: 32 32 32 64 (x y z t), 576 bytes, tslab, 5 reps, 1 warm-up, dir .\n"
-         "--fsync adds posix_write_fsync and lattio_write_durable (lemon always syncs)");
+         "--fsync adds posix_write_fsync and lattio_write_durable (lemon always syncs)\n"
+         "--strategy: lattio_options.strategy: 0 auto, 1 independent, 2 collective, 3 aggregate");
 }
 
 static int parse(int argc, char **argv, config *c)
