@@ -389,10 +389,13 @@ enum lattio_strategy {
     LATTIO_STRATEGY_COLLECTIVE = 2,  /* file view + MPI-IO collective calls (two-phase inside
                                         MPI); writes are read back and repaired where the MPI
                                         library is known to corrupt collective writes */
-    LATTIO_STRATEGY_AGGREGATE = 3    /* lattio's own two-phase I/O: sites are sent to
+    LATTIO_STRATEGY_AGGREGATE = 3,   /* lattio's own two-phase I/O: sites are sent to
                                         aggregator ranks owning block-aligned file domains,
                                         which make large contiguous independent MPI-IO calls;
                                         see lattio_open for its hints */
+    LATTIO_STRATEGY_SERIAL = 4       /* gather to rank 0, which makes large contiguous writes
+                                        (scatter from rank 0 for reads), in rounds of bounded
+                                        size (seed 001's master I/O) */
 };
 
 typedef struct lattio_options {
@@ -404,6 +407,34 @@ typedef struct lattio_options {
 
 /* Local.  Defaults: temporary name + rename, no sync. */
 void lattio_options_default(lattio_options *opt);
+
+/* Time breakdown (OPAL-style profiling).  Every lattice and record call on a
+ * file accumulates, on each rank, its wall time and the time spent in each
+ * phase below; the phases partition the call (their sum is the call's time
+ * up to timer overhead).  Always collected (a few MPI_Wtime calls per call);
+ * LATTIO_PROFILE=1 makes the `lattio` tools print it. */
+enum lattio_phase {
+    LATTIO_PHASE_SETUP = 0,    /* layout checks, datatype/plan construction, strategy choice */
+    LATTIO_PHASE_PACK = 1,     /* packing/unpacking and conversion in memory */
+    LATTIO_PHASE_CHECKSUM = 2, /* checksums */
+    LATTIO_PHASE_EXCHANGE = 3, /* data exchange between ranks (point-to-point, gathers) */
+    LATTIO_PHASE_IO = 4,       /* MPI-IO reads and writes (including collective ones) */
+    LATTIO_PHASE_SYNC = 5,     /* agreement, barriers, waiting, MPI_File_sync */
+    LATTIO_PHASE_META = 6,     /* headers, record index, open/close metadata */
+    LATTIO_NPHASES = 7
+};
+
+typedef struct lattio_profile {
+    uint64_t calls;                   /* calls accumulated (rank 0's count) */
+    uint64_t bytes;                   /* payload bytes moved, summed over ranks */
+    double total[3];                  /* call wall time in seconds: min, mean, max over ranks */
+    double phase[LATTIO_NPHASES][3];  /* per phase: min, mean, max over ranks */
+} lattio_profile;
+
+/* Local.  Name of a phase ("setup", "pack", "checksum", "exchange", "io",
+ * "sync", "meta"), or "?" when out of range. */
+const char *lattio_phase_name(int phase);
+
 
 /* Collective.  Open `path` (same on every rank).  `info` (may be
  * MPI_INFO_NULL) is passed to MPI_File_open; `opt` may be NULL (defaults).
@@ -430,6 +461,14 @@ int lattio_close(lattio_file *f);
 
 /* Local.  The handle's communicator (the duplicate made at open). */
 MPI_Comm lattio_file_comm(const lattio_file *f);
+
+/* Collective.  The time breakdown accumulated on `f` since open or the last
+ * lattio_profile_reset, reduced over the file's ranks (min/mean/max).
+ * Errors: ERR_ARG, ERR_MPI. */
+int lattio_profile_get(lattio_file *f, lattio_profile *p);
+
+/* Local.  Zero this rank's accumulated breakdown (call on every rank). */
+void lattio_profile_reset(lattio_file *f);
 
 /* Collective.  Use a file the caller opened (Lemon's contract: the caller
  * owns `fh`, lattio never closes, renames or truncates it).  `comm` must be
