@@ -382,9 +382,16 @@ enum lattio_mode {
     LATTIO_MODE_APPEND = 3  /* records after the existing ones (created if absent) */
 };
 
-/* How lattice data moves between ranks' memory and the file. */
+/* How lattice data moves between ranks' memory and the file.  Every
+ * strategy produces the same bytes. */
 enum lattio_strategy {
-    LATTIO_STRATEGY_AUTO = 0,        /* lattio chooses (today: independent) */
+    LATTIO_STRATEGY_AUTO = 0,        /* LATTIO_STRATEGY (environment) when set, else a rule
+                                        measured on this project's machines picks one per call
+                                        from the layout: independent when every rank's
+                                        contiguous file runs are >= 1 MiB (t-slabs) or at one
+                                        rank, else aggregate with one aggregator per node
+                                        (on one node: serial) unless cb_nodes says otherwise
+                                        (src/io/lattice.c) */
     LATTIO_STRATEGY_INDEPENDENT = 1, /* each rank writes/reads its own runs, non-collective MPI-IO */
     LATTIO_STRATEGY_COLLECTIVE = 2,  /* file view + MPI-IO collective calls (two-phase inside
                                         MPI); writes are read back and repaired where the MPI
@@ -394,18 +401,28 @@ enum lattio_strategy {
                                         which make large contiguous independent MPI-IO calls;
                                         see lattio_open for its hints */
     LATTIO_STRATEGY_SERIAL = 4       /* gather to rank 0, which makes large contiguous writes
-                                        (scatter from rank 0 for reads), in rounds of bounded
-                                        size (seed 001's master I/O) */
+                                        (scatter from rank 0 for reads), in rounds of at most
+                                        cb_buffer_size bytes (seed 001's master I/O): the
+                                        aggregate strategy with one aggregator */
 };
 
 typedef struct lattio_options {
     int in_place; /* CREATE: write under the final name (the old file is removed at open) */
     int durable;  /* writes: MPI_File_sync once before close */
     int strategy; /* enum lattio_strategy; with AUTO the environment's LATTIO_STRATEGY
-                     (independent|collective|aggregate) decides */
+                     (independent|collective|aggregate|serial|auto) decides, else the
+                     measured default */
+    /* Hints for MPI_File_open and the aggregate/serial strategies (0: not set,
+     * the caller's MPI_Info or the defaults decide).  Set under the ROMIO and
+     * the OMPIO spellings; see lattio_open. */
+    int stripe_count;        /* Lustre stripe count of a new file (striping_factor) */
+    uint64_t stripe_size;    /* Lustre stripe size in bytes of a new file (striping_unit);
+                                also the aggregate strategy's file-domain alignment */
+    int aggregators;         /* collective-buffering aggregators (cb_nodes) */
+    uint64_t cb_buffer_size; /* bytes per aggregator and round (cb_buffer_size) */
 } lattio_options;
 
-/* Local.  Defaults: temporary name + rename, no sync. */
+/* Local.  Defaults: temporary name + rename, no sync, AUTO, no hints. */
 void lattio_options_default(lattio_options *opt);
 
 /* Time breakdown (OPAL-style profiling).  Every lattice and record call on a
@@ -441,13 +458,21 @@ const char *lattio_phase_name(int phase);
  * CREATE writes to "PATH.lattio-tmp.*" next to PATH and renames it at a
  * successful close, so a failed or killed write never leaves a partial file
  * under PATH nor destroys the previous one.  New files are not truncated.
- * Hints lattio itself reads from `info` (aggregate strategy; environment
- * variables of the same names in upper case with a LATTIO_ prefix override
- * them, e.g. LATTIO_CB_BUFFER_SIZE): "striping_unit" (file-domain alignment
- * in bytes; default: the file system's block size, rounded up to a multiple
- * of at least 1 MiB), "cb_nodes" (number of aggregators; default: one per
- * rank, at most one per domain), "cb_buffer_size" (bytes per aggregator and
- * round; default 16 MiB, at most 1 GiB).  Only rank 0's values count.
+ * Hints: the non-zero hint fields of `opt` are added to (and replace) the
+ * keys of `info` under every spelling the MPI libraries read: ROMIO's and
+ * Open MPI 4.1 OMPIO's "striping_factor", "striping_unit", "cb_nodes",
+ * "cb_buffer_size", and older OMPIO releases' "stripe_width" (count) and
+ * "stripe_size" (bytes).  Striping applies to files the call creates on
+ * Lustre only.  lattio itself reads from these hints (aggregate and serial
+ * strategies; environment variables of the same names in upper case with a
+ * LATTIO_ prefix override them for lattio, not for MPI, e.g.
+ * LATTIO_CB_BUFFER_SIZE): "striping_unit" (file-domain alignment in bytes;
+ * default from the file system rank 0 detects: Lustre 1 MiB, GPFS its block
+ * size, others the block size rounded up to a multiple of at least 1 MiB),
+ * "cb_nodes" (number of aggregators; default: one per rank, at most one per
+ * domain), "cb_buffer_size" (bytes per aggregator and round; default
+ * 16 MiB, at most 1 GiB).  Only rank 0's values count.  LATTIO_TRACE=1
+ * prints the detected file system and the hints MPI reports after open.
  * Errors: ERR_ARG, ERR_RANK_ARG (path or mode differ), ERR_OPEN, ERR_MPI,
  * format errors of an APPEND file. */
 int lattio_open(MPI_Comm comm, const char *path, int mode, MPI_Info info,

@@ -3,12 +3,16 @@
  * The lattice's bytes [base, base + bytes) in the file are cut into file
  * domains at multiples of a block size (absolute file offsets, so domains
  * line up with file-system blocks or stripes: OPAL's stripe-aligned
- * partitioning).  A aggregators own contiguous runs of whole domains
- * (aggregator a is rank a * size / A).  In round r every aggregator handles
- * window r of its region, at most `buffer` bytes (a multiple of the block
- * when the buffer holds one); every rank sends (writes) or receives (reads)
- * the bytes of its sites that lie in each aggregator's window, and each
- * aggregator makes ONE independent MPI-IO call for its window.
+ * partitioning; the default block comes from the file system rank 0
+ * detected at open, fsinfo.c: Lustre's stripe, GPFS's block, else the
+ * block rounded up to >= 1 MiB).  A aggregators own contiguous runs of
+ * whole domains (aggregator a is rank a * size / A).  In round r every
+ * aggregator handles window r of its region, at most `buffer` bytes (a
+ * multiple of the block when the buffer holds one); every rank sends
+ * (writes) or receives (reads) the bytes of its sites that lie in each
+ * aggregator's window, and each aggregator makes ONE independent MPI-IO
+ * call for its window.  One aggregator (rank 0) is the serial strategy
+ * (serial.c); the default strategy uses one per node (lattice.c).
  *
  * Because a rank's sites are numbered in increasing file rank, the bytes of
  * a rank in a window are one contiguous piece of its packed sites:
@@ -31,9 +35,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#define AGG_MIN_BLOCK ((uint64_t)1 << 20)
 #define AGG_BUFFER ((uint64_t)16 << 20)
 #define AGG_MAX_BUFFER ((uint64_t)1 << 30)
 #define AGG_MAX_BLOCK ((uint64_t)1 << 40)
@@ -62,17 +64,6 @@ static uint64_t hint(const lattio_file *f, const char *key, const char *env)
     return parse_size(val);
 }
 
-/* The file system's block size for f (st_blksize of the file), rounded up
- * to a multiple of at least AGG_MIN_BLOCK; AGG_MIN_BLOCK when unknown. */
-static uint64_t fs_block(const lattio_file *f)
-{
-    const char *name = f->tmp ? f->tmp : f->path;
-    struct stat st;
-    if (!name || !*name || stat(name, &st) != 0 || st.st_blksize <= 0) return AGG_MIN_BLOCK;
-    uint64_t b = (uint64_t)st.st_blksize;
-    return b >= AGG_MIN_BLOCK ? b : (AGG_MIN_BLOCK + b - 1) / b * b;
-}
-
 typedef struct agg_params {
     uint64_t block, nodes, buffer; /* nodes 0: default */
 } agg_params;
@@ -83,7 +74,7 @@ static int choose_params(lattio_file *f, agg_params *p)
     uint64_t v[3] = {0, 0, 0};
     if (f->rank == 0) {
         v[0] = hint(f, "striping_unit", "LATTIO_STRIPING_UNIT");
-        if (!v[0]) v[0] = fs_block(f);
+        if (!v[0]) v[0] = lattio_file_alignment(f, 0); /* from the file system (fsinfo.c) */
         if (v[0] > AGG_MAX_BLOCK) v[0] = AGG_MAX_BLOCK;
         v[1] = hint(f, "cb_nodes", "LATTIO_CB_NODES");
         v[2] = hint(f, "cb_buffer_size", "LATTIO_CB_BUFFER_SIZE");
@@ -414,10 +405,12 @@ static int post_mine(agg *g, uint64_t r, int *n)
         unsigned char *buf = g->local + p0;
         if (!g->identity) {
             buf = g->packed + off + p0 % sb;
+            lattio_prof_phase(g->f, LATTIO_PHASE_PACK);
             if (g->writing)
                 note(g, lattio_layout_pack(g->l, g->local, p0 / sb, (p1 + sb - 1) / sb - p0 / sb, g->packed + off));
             off += ((p1 + sb - 1) / sb - p0 / sb) * sb;
         }
+        lattio_prof_phase(g->f, LATTIO_PHASE_EXCHANGE);
         int dest = aggregator_rank(&g->p, a);
         int rc = g->writing ? MPI_Isend(buf, (int)(p1 - p0), MPI_BYTE, dest, AGG_TAG, g->f->comm, &g->reqs[(*n)++])
                             : MPI_Irecv(buf, (int)(p1 - p0), MPI_BYTE, dest, AGG_TAG, g->f->comm, &g->reqs[(*n)++]);
@@ -429,6 +422,7 @@ static int post_mine(agg *g, uint64_t r, int *n)
 /* Reading: unpack what post_mine received in round r. */
 static void unpack_mine(agg *g, uint64_t r)
 {
+    lattio_prof_phase(g->f, LATTIO_PHASE_PACK);
     uint64_t off = 0, sb = g->l->site_bytes;
     for (int a = 0; a < g->p.naggs && !g->identity; a++) {
         uint64_t lo, hi, p0, p1;
@@ -456,7 +450,9 @@ static int post_window(agg *g, uint64_t lo, uint64_t hi, int *n)
         int one = single_run(&g->p, b, p0, p1, &at) && at >= lo && at + (p1 - p0) <= hi;
         unsigned char *buf = one ? g->win + (at - lo) : g->scratch + off;
         if (!one) off += p1 - p0;
+        lattio_prof_phase(g->f, LATTIO_PHASE_PACK);
         if (!one && !g->writing) note(g, scatter(&g->p, b, p0, p1, g->win, lo, hi, buf, 0));
+        lattio_prof_phase(g->f, LATTIO_PHASE_EXCHANGE);
         int rc = g->writing ? MPI_Irecv(buf, (int)(p1 - p0), MPI_BYTE, q, AGG_TAG, g->f->comm, &g->reqs[(*n)++])
                             : MPI_Isend(buf, (int)(p1 - p0), MPI_BYTE, q, AGG_TAG, g->f->comm, &g->reqs[(*n)++]);
         RETURN_IF_ERROR(MPI_CHECK(rc, LATTIO_ERR_MPI));
@@ -467,6 +463,7 @@ static int post_window(agg *g, uint64_t lo, uint64_t hi, int *n)
 /* Writing: after the receives, copy the scratch pieces into the window. */
 static int place_scratch(agg *g, uint64_t lo, uint64_t hi)
 {
+    lattio_prof_phase(g->f, LATTIO_PHASE_PACK);
     uint64_t off = 0;
     for (int q = 0; q < g->f->size; q++) {
         const lattio_layout *b = box_of(g, q);
@@ -481,6 +478,7 @@ static int place_scratch(agg *g, uint64_t lo, uint64_t hi)
 
 static int wait_all(agg *g, int n)
 {
+    lattio_prof_phase(g->f, LATTIO_PHASE_EXCHANGE);
     return n ? MPI_CHECK(MPI_Waitall(n, g->reqs, MPI_STATUSES_IGNORE), LATTIO_ERR_MPI) : LATTIO_OK;
 }
 
@@ -495,6 +493,7 @@ static int write_round(agg *g, uint64_t r)
     RETURN_IF_ERROR(wait_all(g, n));
     if (hi <= lo || g->io_rc != LATTIO_OK) return LATTIO_OK;
     note(g, place_scratch(g, lo, hi));
+    lattio_prof_phase(g->f, LATTIO_PHASE_IO);
     if (g->io_rc == LATTIO_OK) note(g, lattio_write_at(g->f, lo, g->win, hi - lo));
     return LATTIO_OK;
 }
@@ -506,6 +505,7 @@ static int read_round(agg *g, uint64_t r)
     int n = 0;
     RETURN_IF_ERROR(post_mine(g, r, &n)); /* receives first */
     if (g->me >= 0) window(&g->p, g->me, r, &lo, &hi);
+    lattio_prof_phase(g->f, LATTIO_PHASE_IO);
     if (hi > lo && g->io_rc == LATTIO_OK) note(g, lattio_read_at(g->f, lo, g->win, hi - lo));
     if (hi > lo) RETURN_IF_ERROR(post_window(g, lo, hi, &n));
     RETURN_IF_ERROR(wait_all(g, n));
@@ -513,14 +513,17 @@ static int read_round(agg *g, uint64_t r)
     return LATTIO_OK;
 }
 
-static int aggregate_move(lattio_file *f, const lattio_layout *l, uint64_t base, unsigned char *local,
-                          int writing)
+int lattio_aggregate_move(lattio_file *f, const lattio_layout *l, uint64_t base, unsigned char *local,
+                          int writing, uint64_t naggs, uint64_t dflt)
 {
     agg g = {.f = f, .l = l, .writing = writing, .local = local, .me = -1};
     agg_params par;
     uint64_t bytes = lattio_layout_global_sites(l) * l->site_bytes;
     RETURN_IF(base > (uint64_t)LLONG_MAX - bytes, LATTIO_ERR_OVERFLOW); /* equal on every rank */
+    lattio_prof_phase(f, LATTIO_PHASE_SETUP);
     RETURN_IF_ERROR(choose_params(f, &par));
+    if (naggs) par.nodes = naggs; /* equal on every rank */
+    if (!par.nodes) par.nodes = dflt;
     make_plan(&par, base, bytes, f->size, &g.p);
     for (int a = 0; a < g.p.naggs; a++)
         if (aggregator_rank(&g.p, a) == f->rank) g.me = a;
@@ -540,10 +543,10 @@ static int aggregate_move(lattio_file *f, const lattio_layout *l, uint64_t base,
 
 int lattio_aggregate_write(lattio_file *f, const lattio_layout *l, uint64_t base, const void *local)
 {
-    return aggregate_move(f, l, base, (unsigned char *)local, 1);
+    return lattio_aggregate_move(f, l, base, (unsigned char *)local, 1, 0, 0);
 }
 
 int lattio_aggregate_read(lattio_file *f, const lattio_layout *l, uint64_t base, void *local)
 {
-    return aggregate_move(f, l, base, local, 0);
+    return lattio_aggregate_move(f, l, base, local, 0, 0, 0);
 }
