@@ -75,7 +75,18 @@ static void usage(void)
          "         [--reps N] [--warmup N] [--fsync] [--drop-caches] [--profile]\n"
          "         [--strategy N] [--json FILE] [--dir DIR] [--label TEXT] [--smoke]\n"
          "defaults: 32 32 32 64 (x y z t), 576 bytes, tslab, 5 reps, 1 warm-up, dir .\n"
-         "--fsync adds posix_write_fsync and lattio_write_durable (lemon always syncs)");
+         "--fsync adds posix_write_fsync and lattio_write_durable (lemon always syncs)\n"
+         "--strategy: lattio_options.strategy by number or name: 0 auto, 1 independent,\n"
+         "            2 collective, 3 aggregate, 4 serial");
+}
+
+/* A strategy by number (0..4) or name; -1 when neither. */
+static int parse_strategy(const char *s)
+{
+    static const char *const names[] = {"auto", "independent", "collective", "aggregate", "serial"};
+    for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
+        if (!strcmp(s, names[i]) || (s[0] == '0' + i && s[1] == '\0')) return i;
+    return -1;
 }
 
 static int parse(int argc, char **argv, config *c)
@@ -90,7 +101,7 @@ static int parse(int argc, char **argv, config *c)
         else if (!strcmp(a, "--decomp") && more) c->decomp = argv[++i];
         else if (!strcmp(a, "--reps") && more) c->reps = atoi(argv[++i]);
         else if (!strcmp(a, "--warmup") && more) c->warmup = atoi(argv[++i]);
-        else if (!strcmp(a, "--strategy") && more) c->strategy = atoi(argv[++i]);
+        else if (!strcmp(a, "--strategy") && more) c->strategy = parse_strategy(argv[++i]);
         else if (!strcmp(a, "--json") && more) c->json = argv[++i];
         else if (!strcmp(a, "--dir") && more) c->dir = argv[++i];
         else if (!strcmp(a, "--label") && more) c->label = argv[++i];
@@ -107,7 +118,7 @@ static int parse(int argc, char **argv, config *c)
     }
     for (int d = 0; d < 4; d++)
         if (c->dims[d] == 0 || c->dims[d] > 1u << 20) return -1;
-    if (c->site == 0 || c->reps < 1 || c->reps > MAX_REPS || c->warmup < 0) return -1;
+    if (c->site == 0 || c->reps < 1 || c->reps > MAX_REPS || c->warmup < 0 || c->strategy < 0) return -1;
     if (strcmp(c->decomp, "tslab") && strcmp(c->decomp, "4d") && strcmp(c->decomp, "xy")) return -1;
     return 0;
 }

@@ -719,29 +719,97 @@ enum lattio_mode {
     LATTIO_MODE_APPEND = 3  /* records after the existing ones (created if absent) */
 };
 
-/* How lattice data moves between ranks' memory and the file. */
+/* How lattice data moves between ranks' memory and the file.  Every
+ * strategy produces the same bytes. */
 enum lattio_strategy {
-    LATTIO_STRATEGY_AUTO = 0,        /* lattio chooses (today: independent) */
+    LATTIO_STRATEGY_AUTO = 0,        /* LATTIO_STRATEGY (environment) when set, else a rule
+                                        measured on this project's machines picks one per call
+                                        from the layout: independent when every rank's
+                                        contiguous file runs are >= 1 MiB (t-slabs) or at one
+                                        rank, else aggregate with one aggregator per node
+                                        (on one node: serial) unless cb_nodes says otherwise
+                                        (src/io/lattice.c) */
     LATTIO_STRATEGY_INDEPENDENT = 1, /* each rank writes/reads its own runs, non-collective MPI-IO */
-    LATTIO_STRATEGY_COLLECTIVE = 2   /* file view + MPI-IO collective calls (two-phase inside
+    LATTIO_STRATEGY_COLLECTIVE = 2,  /* file view + MPI-IO collective calls (two-phase inside
                                         MPI); writes are read back and repaired where the MPI
                                         library is known to corrupt collective writes */
+    LATTIO_STRATEGY_AGGREGATE = 3,   /* lattio's own two-phase I/O: sites are sent to
+                                        aggregator ranks owning block-aligned file domains,
+                                        which make large contiguous independent MPI-IO calls;
+                                        see lattio_open for its hints */
+    LATTIO_STRATEGY_SERIAL = 4       /* gather to rank 0, which makes large contiguous writes
+                                        (scatter from rank 0 for reads), in rounds of at most
+                                        cb_buffer_size bytes (seed 001's master I/O): the
+                                        aggregate strategy with one aggregator */
 };
 
 typedef struct lattio_options {
     int in_place; /* CREATE: write under the final name (the old file is removed at open) */
     int durable;  /* writes: MPI_File_sync once before close */
-    int strategy; /* enum lattio_strategy; LATTIO_STRATEGY overrides AUTO from the environment */
+    int strategy; /* enum lattio_strategy; with AUTO the environment's LATTIO_STRATEGY
+                     (independent|collective|aggregate|serial|auto) decides, else the
+                     measured default */
+    /* Hints for MPI_File_open and the aggregate/serial strategies (0: not set,
+     * the caller's MPI_Info or the defaults decide).  Set under the ROMIO and
+     * the OMPIO spellings; see lattio_open. */
+    int stripe_count;        /* Lustre stripe count of a new file (striping_factor) */
+    uint64_t stripe_size;    /* Lustre stripe size in bytes of a new file (striping_unit);
+                                also the aggregate strategy's file-domain alignment */
+    int aggregators;         /* collective-buffering aggregators (cb_nodes) */
+    uint64_t cb_buffer_size; /* bytes per aggregator and round (cb_buffer_size) */
 } lattio_options;
 
-/* Local.  Defaults: temporary name + rename, no sync. */
+/* Local.  Defaults: temporary name + rename, no sync, AUTO, no hints. */
 void lattio_options_default(lattio_options *opt);
+
+/* Time breakdown (OPAL-style profiling).  Every lattice and record call on a
+ * file accumulates, on each rank, its wall time and the time spent in each
+ * phase below; the phases partition the call (their sum is the call's time
+ * up to timer overhead).  Always collected (a few MPI_Wtime calls per call);
+ * LATTIO_PROFILE=1 makes the `lattio` tools print it. */
+enum lattio_phase {
+    LATTIO_PHASE_SETUP = 0,    /* layout checks, datatype/plan construction, strategy choice */
+    LATTIO_PHASE_PACK = 1,     /* packing/unpacking and conversion in memory */
+    LATTIO_PHASE_CHECKSUM = 2, /* checksums */
+    LATTIO_PHASE_EXCHANGE = 3, /* data exchange between ranks (point-to-point, gathers) */
+    LATTIO_PHASE_IO = 4,       /* MPI-IO reads and writes (including collective ones) */
+    LATTIO_PHASE_SYNC = 5,     /* agreement, barriers, waiting, MPI_File_sync */
+    LATTIO_PHASE_META = 6,     /* headers, record index, open/close metadata */
+    LATTIO_NPHASES = 7
+};
+
+typedef struct lattio_profile {
+    uint64_t calls;                   /* calls accumulated (rank 0's count) */
+    uint64_t bytes;                   /* payload bytes moved, summed over ranks */
+    double total[3];                  /* call wall time in seconds: min, mean, max over ranks */
+    double phase[LATTIO_NPHASES][3];  /* per phase: min, mean, max over ranks */
+} lattio_profile;
+
+/* Local.  Name of a phase ("setup", "pack", "checksum", "exchange", "io",
+ * "sync", "meta"), or "?" when out of range. */
+const char *lattio_phase_name(int phase);
+
 
 /* Collective.  Open `path` (same on every rank).  `info` (may be
  * MPI_INFO_NULL) is passed to MPI_File_open; `opt` may be NULL (defaults).
  * CREATE writes to "PATH.lattio-tmp.*" next to PATH and renames it at a
  * successful close, so a failed or killed write never leaves a partial file
  * under PATH nor destroys the previous one.  New files are not truncated.
+ * Hints: the non-zero hint fields of `opt` are added to (and replace) the
+ * keys of `info` under every spelling the MPI libraries read: ROMIO's and
+ * Open MPI 4.1 OMPIO's "striping_factor", "striping_unit", "cb_nodes",
+ * "cb_buffer_size", and older OMPIO releases' "stripe_width" (count) and
+ * "stripe_size" (bytes).  Striping applies to files the call creates on
+ * Lustre only.  lattio itself reads from these hints (aggregate and serial
+ * strategies; environment variables of the same names in upper case with a
+ * LATTIO_ prefix override them for lattio, not for MPI, e.g.
+ * LATTIO_CB_BUFFER_SIZE): "striping_unit" (file-domain alignment in bytes;
+ * default from the file system rank 0 detects: Lustre 1 MiB, GPFS its block
+ * size, others the block size rounded up to a multiple of at least 1 MiB),
+ * "cb_nodes" (number of aggregators; default: one per rank, at most one per
+ * domain), "cb_buffer_size" (bytes per aggregator and round; default
+ * 16 MiB, at most 1 GiB).  Only rank 0's values count.  LATTIO_TRACE=1
+ * prints the detected file system and the hints MPI reports after open.
  * Errors: ERR_ARG, ERR_RANK_ARG (path or mode differ), ERR_OPEN, ERR_MPI,
  * format errors of an APPEND file. */
 int lattio_open(MPI_Comm comm, const char *path, int mode, MPI_Info info,
@@ -755,6 +823,14 @@ int lattio_close(lattio_file *f);
 
 /* Local.  The handle's communicator (the duplicate made at open). */
 MPI_Comm lattio_file_comm(const lattio_file *f);
+
+/* Collective.  The time breakdown accumulated on `f` since open or the last
+ * lattio_profile_reset, reduced over the file's ranks (min/mean/max).
+ * Errors: ERR_ARG, ERR_MPI. */
+int lattio_profile_get(lattio_file *f, lattio_profile *p);
+
+/* Local.  Zero this rank's accumulated breakdown (call on every rank). */
+void lattio_profile_reset(lattio_file *f);
 
 /* Collective.  Use a file the caller opened (Lemon's contract: the caller
  * owns `fh`, lattio never closes, renames or truncates it).  `comm` must be

@@ -23,7 +23,9 @@ int lattio_agree(MPI_Comm comm, int status)
     struct {
         int value, rank;
     } mine = {status, rank}, all = {0, 0};
+    int prev = lattio_prof_push(lattio_prof_active(), LATTIO_PHASE_SYNC);
     int rc = MPI_Allreduce(&mine, &all, 1, MPI_2INT, MPI_MINLOC, comm);
+    lattio_prof_pop(lattio_prof_active(), prev);
     RETURN_IF(rc != MPI_SUCCESS, LATTIO_ERR_MPI);
     if (all.value < 0 && status == LATTIO_OK)
         LATTIO_TRACE("rank %d failed with %s", all.rank, lattio_error_name(all.value));

@@ -220,7 +220,9 @@ static int transfer_round(coll *c, MPI_Datatype ftype, uint64_t bytes, int writi
 {
     lattio_file *f = c->f;
     MPI_Datatype mtype = MPI_DATATYPE_NULL;
+    lattio_prof_phase(f, LATTIO_PHASE_SETUP);
     int rc = bytes ? bytes_type(bytes, &mtype) : LATTIO_OK;
+    lattio_prof_phase(f, LATTIO_PHASE_IO);
     int vrc = MPI_File_set_view(f->fh, (MPI_Offset)c->base, MPI_BYTE,
                                 bytes && rc == LATTIO_OK ? ftype : MPI_BYTE, "native", MPI_INFO_NULL);
     if (rc == LATTIO_OK) rc = MPI_CHECK(vrc, LATTIO_ERR_MPI);
@@ -267,8 +269,11 @@ static int one_round(coll *c, int writing, int rc)
     size_t nruns = 0;
     MPI_Datatype ftype = MPI_DATATYPE_NULL;
     int mine = rc == LATTIO_OK && c->next < c->total;
+    lattio_prof_phase(c->f, LATTIO_PHASE_SETUP);
     if (mine) rc = round_runs(c, &k, &nruns);
+    lattio_prof_phase(c->f, LATTIO_PHASE_PACK);
     if (mine && rc == LATTIO_OK && writing) rc = lattio_layout_pack(c->l, c->local, c->next, k, c->staging);
+    lattio_prof_phase(c->f, LATTIO_PHASE_SETUP);
     if (mine && rc == LATTIO_OK) rc = runs_type(c->runs, nruns, &ftype);
     uint64_t bytes = mine && rc == LATTIO_OK ? k * c->l->site_bytes : 0;
     int trc = transfer_round(c, ftype, bytes, writing);
@@ -277,10 +282,13 @@ static int one_round(coll *c, int writing, int rc)
     if (rc == LATTIO_OK) rc = brc;
     if (ftype != MPI_DATATYPE_NULL) MPI_Type_free(&ftype);
     if (writing && c->guard) {
+        lattio_prof_phase(c->f, LATTIO_PHASE_SYNC);
         int b = MPI_CHECK(MPI_Barrier(c->f->comm), LATTIO_ERR_MPI); /* every aggregator has written */
         if (rc == LATTIO_OK) rc = b;
+        lattio_prof_phase(c->f, LATTIO_PHASE_IO);
         if (rc == LATTIO_OK && bytes) rc = verify_round(c, nruns);
     }
+    lattio_prof_phase(c->f, LATTIO_PHASE_PACK);
     if (!writing && rc == LATTIO_OK && bytes) rc = lattio_layout_unpack(c->l, c->staging, c->next, k, c->local);
     c->next += k;
     return rc;
@@ -308,6 +316,7 @@ static int collective_move(lattio_file *f, const lattio_layout *l, uint64_t base
     }
     for (;;) { /* one agreement per round: does any rank have sites left? */
         int left = rc == LATTIO_OK && c.next < c.total, any = 0;
+        lattio_prof_phase(f, LATTIO_PHASE_SYNC);
         int arc = MPI_CHECK(MPI_Allreduce(&left, &any, 1, MPI_INT, MPI_MAX, f->comm), LATTIO_ERR_MPI);
         if (arc != LATTIO_OK) {
             rc = rc == LATTIO_OK ? arc : rc;

@@ -2,13 +2,125 @@
  * temporary name and the rename, the record index of a file being read. */
 #include "io_internal.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 void lattio_options_default(lattio_options *opt)
 {
-    if (opt) memset(opt, 0, sizeof *opt);
+    if (!opt) return;
+    memset(opt, 0, sizeof *opt);
+    opt->strategy = LATTIO_STRATEGY_AUTO;
+    opt->stripe_count = 0; /* hints: 0 = not set (the MPI library's or file system's default) */
+    opt->stripe_size = 0;
+    opt->aggregators = 0;
+    opt->cb_buffer_size = 0;
+}
+
+/* --- hints and the file system -------------------------------------------- */
+
+#define HINT_MAX_BUFFER ((uint64_t)1 << 30) /* the aggregate strategy's limit too */
+
+/* Local.  The hint fields are usable: non-negative, and the sizes fit the
+ * int the MPI libraries parse them into. */
+static int hints_valid(const lattio_options *o)
+{
+    return o->stripe_count >= 0 && o->aggregators >= 0 && o->stripe_size <= (uint64_t)INT_MAX &&
+           o->cb_buffer_size <= HINT_MAX_BUFFER;
+}
+
+/* Set `key` to decimal `v` in *info (created when MPI_INFO_NULL). */
+static int set_hint(MPI_Info *info, const char *key, uint64_t v)
+{
+    char val[24];
+    snprintf(val, sizeof val, "%llu", (unsigned long long)v);
+    if (*info == MPI_INFO_NULL) RETURN_IF_ERROR(MPI_CHECK(MPI_Info_create(info), LATTIO_ERR_MPI));
+    return MPI_CHECK(MPI_Info_set(*info, key, val), LATTIO_ERR_MPI);
+}
+
+/* Local.  f->info: a duplicate of the caller's hints with the options' hint
+ * fields under every spelling.  ROMIO reads striping_factor, striping_unit,
+ * cb_nodes and cb_buffer_size.  Open MPI 4.1's OMPIO reads striping_factor
+ * and striping_unit in fs/lustre (before its older keys stripe_size and
+ * stripe_width, which earlier releases read alone: stripe_size in bytes,
+ * stripe_width the count), cb_buffer_size when it opens the file
+ * (common_ompio) and cb_nodes when it picks aggregators (fcoll). */
+static int make_hints(lattio_file *f, MPI_Info info)
+{
+    const lattio_options *o = &f->opt;
+    const struct {
+        const char *key;
+        uint64_t v;
+    } keys[] = {{"striping_factor", (uint64_t)o->stripe_count}, {"stripe_width", (uint64_t)o->stripe_count},
+                {"striping_unit", o->stripe_size},              {"stripe_size", o->stripe_size},
+                {"cb_nodes", (uint64_t)o->aggregators},         {"cb_buffer_size", o->cb_buffer_size}};
+    if (info != MPI_INFO_NULL) RETURN_IF_ERROR(MPI_CHECK(MPI_Info_dup(info, &f->info), LATTIO_ERR_MPI));
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (keys[i].v) RETURN_IF_ERROR(set_hint(&f->info, keys[i].key, keys[i].v));
+    return LATTIO_OK;
+}
+
+uint64_t lattio_file_alignment(const lattio_file *f, uint64_t striping_unit)
+{
+    lattio_fsinfo fs = {f->fs_kind, 0, f->fs_block};
+    return lattio_fs_alignment(&fs, striping_unit);
+}
+
+/* Collective.  Rank 0 detects the file system of the open file; everyone
+ * learns it (unknown when it cannot be queried: not an error). */
+static int detect_fs(lattio_file *f)
+{
+    uint64_t v[2] = {LATTIO_FS_UNKNOWN, 0};
+    lattio_fsinfo fs;
+    const char *name = f->tmp ? f->tmp : f->path;
+    if (f->rank == 0 && name && *name && lattio_fsinfo_path(name, &fs) == LATTIO_OK) {
+        v[0] = (uint64_t)fs.kind;
+        v[1] = fs.block;
+        LATTIO_TRACE("file system %s (f_type 0x%llx), block %llu bytes", lattio_fs_name(fs.kind),
+                     (unsigned long long)fs.magic, (unsigned long long)fs.block);
+    }
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(v, 2, MPI_UINT64_T, 0, f->comm), LATTIO_ERR_MPI));
+    f->fs_kind = (int)v[0];
+    f->fs_block = v[1];
+    return LATTIO_OK;
+}
+
+/* Collective.  The number of shared-memory nodes of f's communicator (for
+ * the default's one aggregator per node); 1 when MPI cannot tell. */
+static int count_nodes(lattio_file *f)
+{
+    MPI_Comm node = MPI_COMM_NULL;
+    int me = 0, leader = 0;
+    f->nnodes = 1;
+    int rc = MPI_CHECK(MPI_Comm_split_type(f->comm, MPI_COMM_TYPE_SHARED, f->rank, MPI_INFO_NULL, &node),
+                       LATTIO_ERR_MPI);
+    RETURN_IF_ERROR(rc); /* equal on every rank */
+    MPI_Comm_rank(node, &me);
+    MPI_Comm_free(&node);
+    leader = me == 0;
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Allreduce(&leader, &f->nnodes, 1, MPI_INT, MPI_SUM, f->comm), LATTIO_ERR_MPI));
+    if (f->nnodes < 1) f->nnodes = 1;
+    return LATTIO_OK;
+}
+
+/* Local (rank 0, under LATTIO_TRACE).  Every hint MPI reports for the open
+ * file, after open. */
+static void trace_hints(const lattio_file *f)
+{
+    MPI_Info used = MPI_INFO_NULL;
+    int n = 0;
+    if (f->rank != 0 || !lattio_trace_enabled() || MPI_File_get_info(f->fh, &used) != MPI_SUCCESS) return;
+    MPI_Info_get_nkeys(used, &n);
+    LATTIO_TRACE("%d hints applied", n);
+    for (int i = 0; i < n; i++) {
+        char key[MPI_MAX_INFO_KEY + 1] = "", val[MPI_MAX_INFO_VAL + 1] = "";
+        int flag = 0;
+        if (MPI_Info_get_nthkey(used, i, key) != MPI_SUCCESS) continue;
+        if (MPI_Info_get(used, key, MPI_MAX_INFO_VAL, val, &flag) == MPI_SUCCESS && flag)
+            LATTIO_TRACE("hint %s = %s", key, val);
+    }
+    MPI_Info_free(&used);
 }
 
 MPI_Comm lattio_file_comm(const lattio_file *f) { return f ? f->comm : MPI_COMM_NULL; }
@@ -69,7 +181,9 @@ static int open_mpi_file(lattio_file *f, MPI_Info info)
 
 static void free_handle(lattio_file *f)
 {
+    lattio_prof_release(f); /* ends lattio_close's call */
     if (f->comm != MPI_COMM_NULL) MPI_Comm_free(&f->comm);
+    if (f->info != MPI_INFO_NULL) MPI_Info_free(&f->info);
     lattio_free(f->index);
     lattio_free(f->tmp);
     lattio_free(f->path);
@@ -82,9 +196,12 @@ static int new_handle(MPI_Comm comm, const char *path, int mode, const lattio_op
 {
     lattio_file *f = lattio_calloc(1, sizeof *f);
     RETURN_IF(!f, LATTIO_ERR_NOMEM);
+    lattio_prof_begin(f, LATTIO_PHASE_META); /* lattio_open / lattio_attach: a call */
     f->fh = MPI_FILE_NULL;
     f->comm = MPI_COMM_NULL;
+    f->info = MPI_INFO_NULL;
     f->cur = -1;
+    f->nnodes = 1;
     f->mode = mode;
     if (opt) f->opt = *opt;
     f->path = lattio_strdup(path);
@@ -113,9 +230,15 @@ int lattio_open(MPI_Comm comm, const char *path, int mode, MPI_Info info,
     lattio_file *f = NULL;
     int rc = new_handle(comm, bad ? "" : path, mode, opt, &f);
     if (rc < 0) return rc; /* the communicator itself is unusable */
-    rc = lattio_agree(f->comm, bad ? LATTIO_FAIL(LATTIO_ERR_ARG, "path/mode") : LATTIO_OK);
+    rc = lattio_agree(f->comm, bad ? LATTIO_FAIL(LATTIO_ERR_ARG, "path/mode")
+                               : !hints_valid(&f->opt) ? LATTIO_FAIL(LATTIO_ERR_ARG, "hint fields")
+                                                       : LATTIO_OK);
     if (rc == LATTIO_OK) rc = lattio_agree(f->comm, same_arguments(f, path, mode));
-    if (rc == LATTIO_OK) rc = open_mpi_file(f, info);
+    if (rc == LATTIO_OK) rc = lattio_agree(f->comm, make_hints(f, info));
+    if (rc == LATTIO_OK) rc = open_mpi_file(f, f->info);
+    if (rc == LATTIO_OK) rc = detect_fs(f);
+    if (rc == LATTIO_OK) rc = count_nodes(f);
+    if (rc == LATTIO_OK) trace_hints(f);
     if (rc == LATTIO_OK && mode != LATTIO_MODE_CREATE) rc = lattio_index_load(f);
     if (rc < 0) {
         if (f->fh != MPI_FILE_NULL) MPI_File_close(&f->fh);
@@ -123,6 +246,7 @@ int lattio_open(MPI_Comm comm, const char *path, int mode, MPI_Info info,
         free_handle(f);
         return rc;
     }
+    lattio_prof_end(f, LATTIO_OK, 0);
     *out = f;
     return LATTIO_OK;
 }
@@ -136,6 +260,7 @@ static int publish(lattio_file *f, int status)
             rc = LATTIO_FAIL(LATTIO_ERR_RENAME, "rename");
         if (status != LATTIO_OK || rc != LATTIO_OK) unlink(f->tmp);
     }
+    lattio_prof_phase(f, LATTIO_PHASE_SYNC);
     if (f->rank == 0 && status == LATTIO_OK && rc == LATTIO_OK && f->opt.durable)
         rc = lattio_sync_directory(f->path);
     return lattio_agree(f->comm, status != LATTIO_OK ? status : rc);
@@ -162,6 +287,7 @@ static int finish_writing(lattio_file *f, int rc)
     if (f->in_record && rc == LATTIO_OK) rc = LATTIO_FAIL(LATTIO_ERR_RECORD_SHORT, "record open at close");
     if (f->failed && rc == LATTIO_OK) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "earlier failure");
     rc = extend_deferred(f, lattio_agree(f->comm, rc));
+    lattio_prof_phase(f, LATTIO_PHASE_SYNC);
     if (f->opt.durable && rc == LATTIO_OK)
         rc = lattio_agree(f->comm, MPI_CHECK(MPI_File_sync(f->fh), LATTIO_ERR_SYNC));
     return rc;
@@ -171,7 +297,9 @@ int lattio_close(lattio_file *f)
 {
     if (!f) return LATTIO_OK;
     int writing = f->mode != LATTIO_MODE_READ;
+    lattio_prof_begin(f, LATTIO_PHASE_META);
     int rc = lattio_requests_finish(f);
+    lattio_prof_phase(f, LATTIO_PHASE_META);
     if (writing) rc = finish_writing(f, rc);
     else rc = lattio_agree(f->comm, rc);
     if (f->borrowed) {
@@ -180,6 +308,7 @@ int lattio_close(lattio_file *f)
         free_handle(f);
         return rc;
     }
+    lattio_prof_phase(f, LATTIO_PHASE_META);
     int crc = MPI_CHECK(MPI_File_close(&f->fh), LATTIO_ERR_CLOSE);
     rc = lattio_agree(f->comm, rc < 0 ? rc : crc);
     if (writing) rc = publish(f, rc);
@@ -228,9 +357,12 @@ int lattio_attach(MPI_Comm comm, MPI_File fh, int mode, uint64_t offset,
     lattio_file *f = NULL;
     int rc = new_handle(comm, "", mode, opt, &f);
     if (rc < 0) return rc;
-    rc = lattio_agree(f->comm, attach_arguments(fh, mode, offset));
+    rc = lattio_agree(f->comm, !hints_valid(&f->opt) ? LATTIO_FAIL(LATTIO_ERR_ARG, "hint fields")
+                                                     : attach_arguments(fh, mode, offset));
+    if (rc == LATTIO_OK) rc = lattio_agree(f->comm, make_hints(f, MPI_INFO_NULL)); /* for lattio's use */
     if (rc == LATTIO_OK) rc = lattio_agree(f->comm, same_offset(f, mode, offset));
     if (rc == LATTIO_OK) rc = lattio_agree(f->comm, borrow(f, fh));
+    if (rc == LATTIO_OK) rc = count_nodes(f);
     f->base = f->offset = offset;
     if (rc == LATTIO_OK && mode == LATTIO_MODE_READ) rc = lattio_index_load(f);
     if (rc < 0) {
@@ -241,6 +373,7 @@ int lattio_attach(MPI_Comm comm, MPI_File fh, int mode, uint64_t offset,
         free_handle(f);
         return rc;
     }
+    lattio_prof_end(f, LATTIO_OK, 0);
     *out = f;
     return LATTIO_OK;
 }

@@ -63,6 +63,7 @@ static int broadcast(lattio_file *f)
 
 int lattio_index_load(lattio_file *f)
 {
+    lattio_prof_phase(f, LATTIO_PHASE_META);
     int rc = f->rank == 0 ? scan(f) : LATTIO_OK;
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     RETURN_IF_ERROR(lattio_agree(f->comm, broadcast(f)));

@@ -4,10 +4,25 @@
 #define LATTIO_IO_INTERNAL_H
 
 #include "internal.h"
+#include "fsinfo.h"
 
 #include <mpi.h>
 
+/* The phase clock of one file (profile.c): while a public call runs
+ * (depth > 0), the time since `since` is charged to phase `cur` at every
+ * switch; the call's end charges the rest and adds end - start to total, so
+ * the phases partition the calls. */
+typedef struct lattio_prof {
+    int depth;           /* nested public calls (counted once) */
+    int cur;             /* current phase */
+    double start, since; /* the outermost call's start; the last switch */
+    uint64_t calls, bytes;
+    double total;
+    double phase[LATTIO_NPHASES];
+} lattio_prof;
+
 struct lattio_file {
+    lattio_prof prof; /* time breakdown (profile.c) */
     MPI_Comm comm; /* duplicate of the caller's communicator */
     int rank, size;
     MPI_File fh;
@@ -15,6 +30,11 @@ struct lattio_file {
     lattio_options opt;
     char *path;          /* final name */
     char *tmp;           /* temporary name (rank 0 and others alike), NULL in place */
+    MPI_Info info;       /* the hints passed to MPI_File_open (the caller's, completed from
+                            lattio_options), MPI_INFO_NULL when none */
+    int fs_kind;         /* enum lattio_fs_kind of the file's directory (rank 0's, broadcast) */
+    uint64_t fs_block;   /* its block size, 0 when unknown */
+    int nnodes;          /* shared-memory nodes of comm (MPI_COMM_TYPE_SHARED), >= 1 */
     int failed;          /* an agreed error happened: a CREATE file is not renamed */
     /* lattio_attach: fh belongs to the caller; close neither closes, renames
      * nor unlinks it, and restores the caller's error handler */
@@ -38,6 +58,29 @@ struct lattio_file {
     int index_status;    /* why the index ends: ERR_EOF or a format error */
     int cur;             /* current record, -1 before the first */
 };
+
+/* Profiling (profile.c).  A public call brackets its work with
+ * lattio_prof_begin (phase where it starts) and lattio_prof_end (returns rc;
+ * adds `bytes` of payload when rc is OK); nested public calls count once.
+ * lattio_prof_phase charges the time since the last switch to the current
+ * phase and makes `phase` current.  lattio_prof_push does the same and
+ * returns the previous phase for lattio_prof_pop (-1 when no call is
+ * active: pop ignores it).  lattio_prof_active is the file whose call is
+ * running on this thread (NULL outside calls): for code without the file,
+ * e.g. lattio_agree.  lattio_prof_release ends an unfinished call and keeps
+ * the handle's breakdown for lattio_prof_last_closed (called when a handle
+ * is freed).  All accept NULL. */
+void lattio_prof_begin(lattio_file *f, int phase);
+int lattio_prof_end(lattio_file *f, int rc, uint64_t bytes);
+void lattio_prof_phase(lattio_file *f, int phase);
+int lattio_prof_push(lattio_file *f, int phase);
+void lattio_prof_pop(lattio_file *f, int prev);
+lattio_file *lattio_prof_active(void);
+void lattio_prof_release(lattio_file *f);
+/* This rank's accumulated breakdown of f (not reduced), and that of the
+ * last handle freed on this thread (lattio_close's own time included). */
+const lattio_prof *lattio_prof_local(const lattio_file *f);
+const lattio_prof *lattio_prof_last_closed(void);
 
 /* Map an MPI return code: MPI_SUCCESS -> LATTIO_OK, otherwise `status`
  * (traced with MPI's error string). */
@@ -102,6 +145,33 @@ int lattio_lattice_fits(const lattio_layout *l, uint64_t offset, uint64_t record
  * lattio_collective_untrusted(). */
 int lattio_collective_write(lattio_file *f, const lattio_layout *l, uint64_t base, const void *local);
 int lattio_collective_read(lattio_file *f, const lattio_layout *l, uint64_t base, void *local);
+/* Collective (src/io/aggregate.c).  The aggregate strategy: lattio's own
+ * two-phase I/O.  The lattice's bytes are split into file domains aligned
+ * to a block size and spread over aggregator ranks; in rounds every rank
+ * sends (writes) or receives (reads) its bytes of each aggregator's window
+ * with point-to-point messages and the aggregators make one independent
+ * MPI-IO call per window.  No collective MPI-IO call.  Returns this rank's
+ * status (callers agree). */
+int lattio_aggregate_write(lattio_file *f, const lattio_layout *l, uint64_t base, const void *local);
+int lattio_aggregate_read(lattio_file *f, const lattio_layout *l, uint64_t base, void *local);
+/* Collective.  The aggregate machinery with `naggs` aggregators when
+ * non-zero, else the hints' cb_nodes, else `dflt` when non-zero, else one
+ * per rank (equal on every rank). */
+int lattio_aggregate_move(lattio_file *f, const lattio_layout *l, uint64_t base, unsigned char *local,
+                          int writing, uint64_t naggs, uint64_t dflt);
+/* Collective (src/io/serial.c).  The serial strategy: every rank's sites go
+ * to rank 0, which writes large contiguous pieces (reads: rank 0 reads and
+ * sends each rank its sites), in rounds of at most cb_buffer_size bytes.
+ * Returns this rank's status (callers agree). */
+int lattio_serial_write(lattio_file *f, const lattio_layout *l, uint64_t base, const void *local);
+int lattio_serial_read(lattio_file *f, const lattio_layout *l, uint64_t base, void *local);
+/* Local.  The default file-domain alignment of f for two-phase I/O (see
+ * lattio_fs_alignment), given the striping_unit hint (0: none). */
+uint64_t lattio_file_alignment(const lattio_file *f, uint64_t striping_unit);
+/* Local.  1 when packing is the identity (no ghosts, memory order = file
+ * order): the caller's buffer holds this rank's sites in file order. */
+int lattio_packing_is_identity(const lattio_layout *l);
+
 /* Local.  1 when the MPI library is known to corrupt collective writes
  * (Open MPI with the OMPIO component) and LATTIO_TRUST_COLLECTIVE is not 1. */
 int lattio_collective_untrusted(void);

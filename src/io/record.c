@@ -59,7 +59,7 @@ int lattio_piece_to_read(const lattio_file *f, uint64_t offset, const void *buf,
     return LATTIO_OK;
 }
 
-int lattio_record_begin(lattio_file *f, const char *type, uint64_t length, int mb, int me)
+static int record_begin(lattio_file *f, const char *type, uint64_t length, int mb, int me)
 {
     unsigned char h[LATTIO_LIME_HEADER_SIZE];
     RETURN_IF(!f, LATTIO_ERR_ARG);
@@ -71,6 +71,7 @@ int lattio_record_begin(lattio_file *f, const char *type, uint64_t length, int m
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     rc = same_record_arguments(f, type, length, (mb ? 2 : 0) | (me ? 1 : 0));
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
+    lattio_prof_phase(f, LATTIO_PHASE_META);
     if (f->rank == 0) rc = lattio_write_at(f, f->offset, h, sizeof h);
     RETURN_IF_ERROR(settle(f, rc));
     f->in_record = 1;
@@ -80,11 +81,12 @@ int lattio_record_begin(lattio_file *f, const char *type, uint64_t length, int m
     return LATTIO_OK;
 }
 
-int lattio_record_write_at(lattio_file *f, uint64_t offset, const void *buf, uint64_t count)
+static int record_write_at(lattio_file *f, uint64_t offset, const void *buf, uint64_t count)
 {
     RETURN_IF(!f, LATTIO_ERR_ARG);
     RETURN_IF_ERROR(lattio_agree(f->comm, lattio_piece_to_write(f, offset, buf, count)));
     /* no collective MPI-IO call while a request is pending */
+    lattio_prof_phase(f, LATTIO_PHASE_IO);
     int rc = f->npending ? lattio_write_at(f, f->rec_data + offset, buf, count)
                          : lattio_write_at_all(f, f->rec_data + offset, buf, count);
     RETURN_IF_ERROR(settle(f, rc));
@@ -110,17 +112,19 @@ static int extend_to(lattio_file *f, uint64_t end, int rc)
     return MPI_CHECK(MPI_File_set_size(f->fh, (MPI_Offset)end), LATTIO_ERR_WRITE);
 }
 
-int lattio_record_end(lattio_file *f, int allow_short)
+static int record_end(lattio_file *f, int allow_short)
 {
     static const unsigned char zeros[8];
     RETURN_IF(!f, LATTIO_ERR_ARG);
     RETURN_IF_ERROR(lattio_agree(f->comm, lattio_record_writing(f)));
     uint64_t total = 0;
+    lattio_prof_phase(f, LATTIO_PHASE_SYNC);
     int rc = MPI_CHECK(MPI_Allreduce(&f->rec_written, &total, 1, MPI_UINT64_T, MPI_SUM, f->comm),
                        LATTIO_ERR_MPI);
     if (rc == LATTIO_OK && total < f->rec_len && !allow_short)
         rc = LATTIO_FAIL(LATTIO_ERR_RECORD_SHORT, "record closed short");
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
+    lattio_prof_phase(f, LATTIO_PHASE_META);
     uint32_t pad = lattio_lime_padding(f->rec_len);
     uint64_t end = f->rec_data + f->rec_len;
     if (f->rank == 0) rc = lattio_write_at(f, end, zeros, pad);
@@ -131,8 +135,8 @@ int lattio_record_end(lattio_file *f, int allow_short)
     return LATTIO_OK;
 }
 
-int lattio_record_write(lattio_file *f, const char *type, const void *data, uint64_t length,
-                        int mb, int me)
+static int record_write(lattio_file *f, const char *type, const void *data, uint64_t length, int mb,
+                        int me)
 {
     RETURN_IF_ERROR(lattio_record_begin(f, type, length, mb, me));
     int rank0 = f->rank == 0;
@@ -144,7 +148,7 @@ int lattio_record_write(lattio_file *f, const char *type, const void *data, uint
 
 int lattio_record_count(const lattio_file *f) { return f ? f->nindex : 0; }
 
-int lattio_record_next(lattio_file *f, lattio_record_info *info)
+static int record_next(lattio_file *f, lattio_record_info *info)
 {
     RETURN_IF(!f, LATTIO_ERR_ARG);
     RETURN_IF(f->mode == LATTIO_MODE_CREATE, LATTIO_ERR_STATE);
@@ -158,7 +162,7 @@ int lattio_record_next(lattio_file *f, lattio_record_info *info)
     return LATTIO_OK;
 }
 
-int lattio_record_find(lattio_file *f, const char *type, int n, lattio_record_info *info)
+static int record_find(lattio_file *f, const char *type, int n, lattio_record_info *info)
 {
     RETURN_IF(!f || !type || n < 0, LATTIO_ERR_ARG);
     for (int i = 0; i < f->nindex; i++) {
@@ -172,12 +176,58 @@ int lattio_record_find(lattio_file *f, const char *type, int n, lattio_record_in
     return LATTIO_FAIL(LATTIO_ERR_NOT_FOUND, type);
 }
 
-int lattio_record_read_at(lattio_file *f, uint64_t offset, void *buf, uint64_t count)
+static int record_read_at(lattio_file *f, uint64_t offset, void *buf, uint64_t count)
 {
     RETURN_IF(!f, LATTIO_ERR_ARG);
     const lattio_record_info *r = NULL;
     RETURN_IF_ERROR(lattio_agree(f->comm, lattio_piece_to_read(f, offset, buf, count, &r)));
+    lattio_prof_phase(f, LATTIO_PHASE_IO);
     if (f->npending) /* no collective MPI-IO call while a request is pending */
         return lattio_agree(f->comm, lattio_read_at(f, r->data_offset + offset, buf, count));
     return lattio_agree(f->comm, lattio_read_at_all(f, r->data_offset + offset, buf, count));
+}
+
+/* --- the public calls, timed (profile.c) ---------------------------------- */
+
+int lattio_record_begin(lattio_file *f, const char *type, uint64_t length, int mb, int me)
+{
+    lattio_prof_begin(f, LATTIO_PHASE_SETUP);
+    return lattio_prof_end(f, record_begin(f, type, length, mb, me), 0);
+}
+
+int lattio_record_write_at(lattio_file *f, uint64_t offset, const void *buf, uint64_t count)
+{
+    lattio_prof_begin(f, LATTIO_PHASE_SETUP);
+    return lattio_prof_end(f, record_write_at(f, offset, buf, count), count);
+}
+
+int lattio_record_end(lattio_file *f, int allow_short)
+{
+    lattio_prof_begin(f, LATTIO_PHASE_SETUP);
+    return lattio_prof_end(f, record_end(f, allow_short), 0);
+}
+
+int lattio_record_write(lattio_file *f, const char *type, const void *data, uint64_t length,
+                        int mb, int me)
+{
+    lattio_prof_begin(f, LATTIO_PHASE_META);
+    return lattio_prof_end(f, record_write(f, type, data, length, mb, me), 0);
+}
+
+int lattio_record_next(lattio_file *f, lattio_record_info *info)
+{
+    lattio_prof_begin(f, LATTIO_PHASE_META);
+    return lattio_prof_end(f, record_next(f, info), 0);
+}
+
+int lattio_record_find(lattio_file *f, const char *type, int n, lattio_record_info *info)
+{
+    lattio_prof_begin(f, LATTIO_PHASE_META);
+    return lattio_prof_end(f, record_find(f, type, n, info), 0);
+}
+
+int lattio_record_read_at(lattio_file *f, uint64_t offset, void *buf, uint64_t count)
+{
+    lattio_prof_begin(f, LATTIO_PHASE_SETUP);
+    return lattio_prof_end(f, record_read_at(f, offset, buf, count), count);
 }

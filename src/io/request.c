@@ -107,11 +107,13 @@ static int lattice_prepare(lattio_request *r, const lattio_layout *l, uint64_t o
     r->own = lattio_malloc((size_t)(n * l->site_bytes));
     RETURN_IF(!r->own, LATTIO_ERR_NOMEM);
     if (r->writing) {
+        lattio_prof_phase(r->f, LATTIO_PHASE_PACK);
         RETURN_IF_ERROR(lattio_layout_pack(l, local, 0, n, r->own));
     } else {
         r->layout = *l;
         r->local = local;
     }
+    lattio_prof_phase(r->f, LATTIO_PHASE_SETUP);
     return add_runs(r, l, off, n);
 }
 
@@ -130,7 +132,9 @@ static int check_file_end(const lattio_request *r)
 static int start(lattio_request *r)
 {
     if (r->npieces == 0) return LATTIO_OK;
+    lattio_prof_phase(r->f, LATTIO_PHASE_META);
     RETURN_IF_ERROR(check_file_end(r));
+    lattio_prof_phase(r->f, LATTIO_PHASE_IO);
     r->mpi = lattio_malloc(r->npieces * sizeof *r->mpi);
     RETURN_IF(!r->mpi, LATTIO_ERR_NOMEM);
     MPI_File fh = r->f->fh;
@@ -228,7 +232,9 @@ static void account(lattio_file *f, const lattio_request *r, uint64_t bytes)
 static int complete(lattio_request *r)
 {
     lattio_file *f = r->f;
+    lattio_prof_phase(f, LATTIO_PHASE_IO);
     int rc = drain(r);
+    lattio_prof_phase(f, LATTIO_PHASE_PACK);
     uint64_t n = r->local ? lattio_layout_local_sites(&r->layout) : 0;
     if (rc == LATTIO_OK && n) rc = lattio_layout_unpack(&r->layout, r->own, 0, n, r->local);
     rc = lattio_agree(f->comm, rc);
@@ -238,7 +244,7 @@ static int complete(lattio_request *r)
     return rc;
 }
 
-int lattio_wait(lattio_request **req)
+static int wait_request(lattio_request **req)
 {
     if (!req || !*req) return LATTIO_OK;
     lattio_request *r = *req;
@@ -274,7 +280,7 @@ static int can_read(const lattio_file *f, lattio_request **req, const lattio_rec
     return LATTIO_OK;
 }
 
-int lattio_lattice_iwrite(lattio_file *f, const lattio_layout *l, uint64_t offset,
+static int lattice_iwrite(lattio_file *f, const lattio_layout *l, uint64_t offset,
                           const void *local, lattio_request **req)
 {
     RETURN_IF(!f, LATTIO_ERR_ARG);
@@ -290,7 +296,7 @@ int lattio_lattice_iwrite(lattio_file *f, const lattio_layout *l, uint64_t offse
     return LATTIO_OK;
 }
 
-int lattio_lattice_iread(lattio_file *f, const lattio_layout *l, uint64_t offset, void *local,
+static int lattice_iread(lattio_file *f, const lattio_layout *l, uint64_t offset, void *local,
                          lattio_request **req)
 {
     RETURN_IF(!f, LATTIO_ERR_ARG);
@@ -305,7 +311,7 @@ int lattio_lattice_iread(lattio_file *f, const lattio_layout *l, uint64_t offset
     return launch(f, r, rc, req);
 }
 
-int lattio_record_iwrite_at(lattio_file *f, uint64_t offset, const void *buf, uint64_t count,
+static int record_iwrite_at(lattio_file *f, uint64_t offset, const void *buf, uint64_t count,
                             lattio_request **req)
 {
     RETURN_IF(!f, LATTIO_ERR_ARG);
@@ -317,6 +323,7 @@ int lattio_record_iwrite_at(lattio_file *f, uint64_t offset, const void *buf, ui
     if (rc == LATTIO_OK && count > SIZE_MAX) rc = LATTIO_FAIL(LATTIO_ERR_OVERFLOW, "count");
     if (rc == LATTIO_OK && count && !(r->own = lattio_malloc((size_t)count)))
         rc = LATTIO_FAIL(LATTIO_ERR_NOMEM, "write copy");
+    lattio_prof_phase(f, LATTIO_PHASE_PACK);
     if (rc == LATTIO_OK && count) memcpy(r->own, buf, (size_t)count);
     if (rc == LATTIO_OK) rc = add_range(r, f->rec_data + offset, r->own, count);
     RETURN_IF_ERROR(launch(f, r, rc, req));
@@ -324,7 +331,7 @@ int lattio_record_iwrite_at(lattio_file *f, uint64_t offset, const void *buf, ui
     return LATTIO_OK;
 }
 
-int lattio_record_iread_at(lattio_file *f, uint64_t offset, void *buf, uint64_t count,
+static int record_iread_at(lattio_file *f, uint64_t offset, void *buf, uint64_t count,
                            lattio_request **req)
 {
     RETURN_IF(!f, LATTIO_ERR_ARG);
@@ -337,4 +344,44 @@ int lattio_record_iread_at(lattio_file *f, uint64_t offset, void *buf, uint64_t 
     rc = request_new(f, 0, &r);
     if (rc == LATTIO_OK) rc = add_range(r, rec->data_offset + offset, buf, count);
     return launch(f, r, rc, req);
+}
+
+/* --- the public calls, timed (profile.c); a request's bytes count at its
+ * start ------------------------------------------------------------------- */
+
+int lattio_wait(lattio_request **req)
+{
+    lattio_file *f = req && *req ? (*req)->f : NULL;
+    lattio_prof_begin(f, LATTIO_PHASE_IO);
+    return lattio_prof_end(f, wait_request(req), 0);
+}
+
+int lattio_lattice_iwrite(lattio_file *f, const lattio_layout *l, uint64_t offset,
+                          const void *local, lattio_request **req)
+{
+    lattio_prof_begin(f, LATTIO_PHASE_SETUP);
+    int rc = lattice_iwrite(f, l, offset, local, req);
+    return lattio_prof_end(f, rc, rc == LATTIO_OK ? lattio_layout_local_sites(l) * l->site_bytes : 0);
+}
+
+int lattio_lattice_iread(lattio_file *f, const lattio_layout *l, uint64_t offset, void *local,
+                         lattio_request **req)
+{
+    lattio_prof_begin(f, LATTIO_PHASE_SETUP);
+    int rc = lattice_iread(f, l, offset, local, req);
+    return lattio_prof_end(f, rc, rc == LATTIO_OK ? lattio_layout_local_sites(l) * l->site_bytes : 0);
+}
+
+int lattio_record_iwrite_at(lattio_file *f, uint64_t offset, const void *buf, uint64_t count,
+                            lattio_request **req)
+{
+    lattio_prof_begin(f, LATTIO_PHASE_SETUP);
+    return lattio_prof_end(f, record_iwrite_at(f, offset, buf, count, req), count);
+}
+
+int lattio_record_iread_at(lattio_file *f, uint64_t offset, void *buf, uint64_t count,
+                           lattio_request **req)
+{
+    lattio_prof_begin(f, LATTIO_PHASE_SETUP);
+    return lattio_prof_end(f, record_iread_at(f, offset, buf, count, req), count);
 }
