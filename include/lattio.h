@@ -109,7 +109,11 @@ extern "C" {
     /* container */                                                                     \
     X(ERR_CONTAINER, -600, "container metadata corrupt")                                \
     X(ERR_CONTAINER_VERSION, -601, "unsupported container format version")              \
-    X(ERR_CONTAINER_TASK, -602, "no such task in the container")
+    X(ERR_CONTAINER_TASK, -602, "no such task in the container")                       \
+    X(ERR_CONTAINER_MAGIC, -603, "not a lattio container: wrong magic")                 \
+    X(ERR_CONTAINER_TRUNCATED, -604, "container incomplete: truncated or never closed")  \
+    X(ERR_CONTAINER_CHUNK, -605, "chunk trailer missing or inconsistent")               \
+    X(ERR_CONTAINER_FILES, -606, "multi-file containers are not supported yet")
 
 typedef enum lattio_status {
 #define LATTIO_X_ENUM(name, value, msg) LATTIO_##name = (value),
@@ -355,6 +359,74 @@ int lattio_layout_runs(const lattio_layout *l, uint64_t first, uint64_t n, latti
                        size_t max, size_t *nruns);
 
 /* ------------------------------------------------------------------------ */
+/* Task-local container (MPI-free part, src/container)                      */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A container holds one byte stream per task in one file (docs/format.md,
+ * section 8): each task owns one chunk per block, chunks are aligned to the
+ * file-system block size, a stream grows by new blocks of chunks, and every
+ * chunk ends with a trailer written as soon as the chunk is full, so a
+ * container whose writer died is readable up to each task's last full chunk
+ * (open it with LATTIO_CONTAINER_RECOVER).
+ */
+#define LATTIO_CONTAINER_VERSION 1
+
+/* Flags of lattio_container_open_serial. */
+enum lattio_container_flags {
+    LATTIO_CONTAINER_RECOVER = 1 /* accept a container without footer (writer
+                                    killed, file cut): each stream ends before
+                                    its first missing or damaged chunk */
+};
+
+/* Metadata of a container. */
+typedef struct lattio_container_info {
+    int version;
+    uint32_t ntasks;
+    uint32_t nfiles;
+    uint64_t align;    /* alignment of chunks (file-system block size) */
+    uint64_t chunk;    /* data bytes per chunk */
+    uint64_t stride;   /* bytes per chunk including its 64-byte trailer */
+    uint64_t nblocks;  /* blocks of chunks (largest over tasks when recovered) */
+    int complete;      /* closed properly: footer present, every stream final */
+} lattio_container_info;
+
+typedef struct lattio_container_reader lattio_container_reader;
+
+/* Local.  Open a container for serial reading of any task's stream.  Errors:
+ * ERR_ARG, ERR_OPEN, ERR_STAT, ERR_NOMEM, ERR_READ, ERR_CONTAINER_MAGIC,
+ * ERR_CONTAINER_VERSION, ERR_CONTAINER (header or footer fields out of range
+ * or contradicting each other or the file size), ERR_CONTAINER_TRUNCATED (no
+ * footer: cut or never closed; RECOVER opens it), ERR_CONTAINER_CHUNK (a
+ * chunk trailer missing or inconsistent in a closed container),
+ * ERR_CONTAINER_FILES (more than one physical file). */
+int lattio_container_open_serial(const char *path, int flags, lattio_container_reader **out);
+/* Accepts NULL. */
+void lattio_container_reader_close(lattio_container_reader *r);
+int lattio_container_reader_info(const lattio_container_reader *r, lattio_container_info *info);
+/* Bytes in task `task`'s stream; *complete (may be NULL) is 1 when the
+ * stream ended with its final chunk.  ERR_CONTAINER_TASK. */
+int lattio_container_reader_size(const lattio_container_reader *r, uint32_t task, uint64_t *size,
+                                 int *complete);
+/* Read exactly n bytes at `offset` of task's stream.  ERR_CONTAINER_TASK,
+ * ERR_RECORD_OVERRUN (beyond the stream), ERR_READ. */
+int lattio_container_reader_read(lattio_container_reader *r, uint32_t task, uint64_t offset,
+                                 void *buf, size_t n);
+
+/* A serial writer (post-processing tools, tests): one process writes every
+ * task's stream, directly under `path` (no temporary).  chunk_hint: data
+ * bytes per chunk wanted (rounded up so chunk + trailer fill whole aligned
+ * blocks); align 0 detects the file system's block size. */
+typedef struct lattio_container_writer lattio_container_writer;
+int lattio_container_create_serial(const char *path, uint32_t ntasks, uint64_t chunk_hint,
+                                   uint64_t align, lattio_container_writer **out);
+/* Append n bytes to task's stream (any order between tasks). */
+int lattio_container_writer_write(lattio_container_writer *w, uint32_t task, const void *buf,
+                                  size_t n);
+/* Write every stream's final trailer and the footer, close.  Accepts NULL. */
+int lattio_container_writer_close(lattio_container_writer *w);
+
+/* ------------------------------------------------------------------------ */
 /* Checksums, conversion kernels, metadata scanning (MPI-free)              */
 /* ------------------------------------------------------------------------ */
 
@@ -546,6 +618,70 @@ int lattio_record_iread_at(lattio_file *f, uint64_t offset, void *buf, uint64_t 
  * fail at close (ERR_STATE, not renamed).  req == NULL or *req == NULL is a
  * local no-op returning OK (a start that failed returned NULL everywhere). */
 int lattio_wait(lattio_request **req);
+
+/* ------------------------------------------------------------------------ */
+/* Task-local container (MPI, src/io/container.c)                           */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Each task of a communicator writes its own byte stream into one shared
+ * container file (docs/format.md, section 8) with calls that involve no
+ * other task; open and close are collective.  Writing: task = rank.
+ * Reading: any number of ranks; each rank reads one task's stream at a time
+ * (initially its own rank's, if the container has that task; any other
+ * with lattio_container_select).
+ */
+typedef struct lattio_container lattio_container;
+
+typedef struct lattio_container_options {
+    uint64_t align; /* chunk alignment, a power of two in [64, 2^26]; 0: the file
+                       system's block size (st_blksize) as rank 0 sees it */
+    int in_place;   /* write under the final name (old file removed at open); needed
+                       for a killed writer's file to be found under PATH */
+    int durable;    /* MPI_File_sync before the close renames */
+    int recover;    /* read a container without footer (LATTIO_CONTAINER_RECOVER) */
+} lattio_container_options;
+
+/* Local.  Defaults: detected alignment, temporary name + rename, no sync. */
+void lattio_container_options_default(lattio_container_options *opt);
+
+/* Collective.  mode LATTIO_MODE_CREATE or LATTIO_MODE_READ (APPEND:
+ * ERR_UNSUPPORTED).  CREATE writes "PATH.lattio-tmp.*" and renames it at a
+ * successful close, as lattio_open.  chunk_hint: data bytes per chunk this
+ * rank expects (the largest over ranks is used, rounded up so a chunk and
+ * its trailer fill whole aligned blocks; ignored when reading).  `info` is
+ * passed to MPI_File_open; `opt` may be NULL.  Reading checks the container
+ * as lattio_container_open_serial does; each rank reads the trailers of
+ * tasks rank, rank + size, ... and the stream sizes are shared.  Errors as
+ * lattio_open and lattio_container_open_serial, agreed. */
+int lattio_container_open(MPI_Comm comm, const char *path, int mode, uint64_t chunk_hint,
+                          MPI_Info info, const lattio_container_options *opt,
+                          lattio_container **out);
+
+/* Local (write mode).  Append n bytes to this rank's stream; n may exceed a
+ * chunk.  A failure makes the close fail (ERR_STATE, nothing renamed). */
+int lattio_container_write(lattio_container *c, const void *buf, uint64_t n);
+
+/* Local (read mode).  Read up to n bytes of the selected stream from its
+ * position; *got receives the count (less than n only at the end). */
+int lattio_container_read(lattio_container *c, void *buf, uint64_t n, uint64_t *got);
+/* Local (read mode).  Set the position in the selected stream (0..size). */
+int lattio_container_seek(lattio_container *c, uint64_t pos);
+/* Local.  Position in this rank's stream (bytes written, or the read position). */
+uint64_t lattio_container_tell(const lattio_container *c);
+/* Local (read mode).  1 at the end of the selected stream (or none selected). */
+int lattio_container_eof(const lattio_container *c);
+/* Local (read mode).  Read task `task`'s stream from position 0 on.
+ * ERR_CONTAINER_TASK. */
+int lattio_container_select(lattio_container *c, uint32_t task);
+/* Local.  Tasks in the container. */
+uint32_t lattio_container_ntasks(const lattio_container *c);
+/* Local (read mode).  Size of any task's stream.  ERR_CONTAINER_TASK. */
+int lattio_container_stream_size(const lattio_container *c, uint32_t task, uint64_t *size);
+
+/* Collective.  Writing: every rank's final trailer, the footer (rank 0),
+ * then the rename when every rank succeeded.  Accepts NULL. */
+int lattio_container_close(lattio_container *c);
 
 /* ------------------------------------------------------------------------ */
 /* Lattice fields: ILDG / SciDAC record sets (MPI, src/field)               */
