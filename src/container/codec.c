@@ -40,7 +40,7 @@ void lattio_cont_header_encode(unsigned char out[LATTIO_CONT_HEADER_SIZE], const
     lattio_store_be32(out + 32, h->file_index);
     lattio_store_be32(out + 36, h->first_task);
     lattio_store_be32(out + 40, h->file_tasks);
-    /* 44..47 flags: 0 */
+    lattio_store_be32(out + 44, h->flags);
     lattio_store_be64(out + 48, h->align);
     lattio_store_be64(out + 56, h->stride);
     lattio_store_be64(out + 64, h->data_start);
@@ -72,7 +72,8 @@ int lattio_cont_header_decode(const unsigned char in[LATTIO_CONT_HEADER_SIZE], l
     RETURN_IF(h->version != LATTIO_CONTAINER_VERSION, LATTIO_ERR_CONTAINER_VERSION);
     RETURN_IF(!sealed(in, LATTIO_CONT_HEADER_SIZE), LATTIO_ERR_CONTAINER);
     RETURN_IF(lattio_load_be32(in + 12) != LATTIO_CONT_HEADER_SIZE, LATTIO_ERR_CONTAINER);
-    RETURN_IF(lattio_load_be32(in + 44) != 0, LATTIO_ERR_CONTAINER);
+    h->flags = lattio_load_be32(in + 44);
+    RETURN_IF(h->flags & ~LATTIO_CONT_HDR_STREAM_CRC, LATTIO_ERR_CONTAINER);
     for (int i = 72; i < LATTIO_CONT_HEADER_SIZE - 4; i++)
         RETURN_IF(in[i] != 0, LATTIO_ERR_CONTAINER);
     h->id = lattio_load_be64(in + 16);
@@ -98,6 +99,7 @@ void lattio_cont_trailer_encode(unsigned char out[LATTIO_CONT_TRAILER_SIZE], con
     lattio_store_be64(out + 32, t->used);
     lattio_store_be64(out + 40, t->stream_offset);
     lattio_store_be32(out + 48, t->data_crc);
+    lattio_store_be32(out + 52, t->stream_crc);
     seal(out, LATTIO_CONT_TRAILER_SIZE);
 }
 
@@ -113,6 +115,7 @@ int lattio_cont_trailer_decode(const unsigned char in[LATTIO_CONT_TRAILER_SIZE],
     t->used = lattio_load_be64(in + 32);
     t->stream_offset = lattio_load_be64(in + 40);
     t->data_crc = lattio_load_be32(in + 48);
+    t->stream_crc = lattio_load_be32(in + 52);
     RETURN_IF(t->flags & ~LATTIO_CONT_FINAL, LATTIO_ERR_CONTAINER_CHUNK);
     return LATTIO_OK;
 }

@@ -2,6 +2,7 @@
  * the serial writer and the MPI layer. */
 #include "container_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -31,10 +32,38 @@ int lattio_cont_header_init(lattio_cont_header *h, uint32_t ntasks, uint64_t chu
     h->id = id;
     h->ntasks = h->file_tasks = ntasks;
     h->nfiles = 1;
+    h->flags = LATTIO_CONT_HDR_STREAM_CRC;
     h->align = align;
     h->stride = round_up(chunk_hint + LATTIO_CONT_TRAILER_SIZE, align);
     h->data_start = round_up(LATTIO_CONT_HEADER_SIZE, align);
     return LATTIO_OK;
+}
+
+int lattio_cont_header_set_file(lattio_cont_header *h, uint32_t nfiles, uint32_t index,
+                                uint32_t first, uint32_t tasks)
+{
+    RETURN_IF(nfiles == 0 || nfiles > h->ntasks || index >= nfiles, LATTIO_ERR_ARG);
+    RETURN_IF(tasks == 0 || first >= h->ntasks || tasks > h->ntasks - first, LATTIO_ERR_ARG);
+    h->nfiles = nfiles;
+    h->file_index = index;
+    h->first_task = first;
+    h->file_tasks = tasks;
+    return LATTIO_OK;
+}
+
+uint32_t lattio_cont_split_first(uint32_t f, uint32_t ntasks, uint32_t nfiles)
+{
+    return (uint32_t)(((uint64_t)f * ntasks + nfiles - 1) / nfiles);
+}
+
+char *lattio_cont_member_name(const char *path, uint32_t index)
+{
+    size_t n = strlen(path) + 16;
+    char *s = lattio_malloc(n);
+    if (!s) return NULL;
+    if (index == 0) memcpy(s, path, strlen(path) + 1);
+    else snprintf(s, n, "%s.%06u", path, (unsigned)index);
+    return s;
 }
 
 int lattio_cont_chunk_offset(const lattio_cont_header *h, uint32_t i, uint64_t block, uint64_t *off)
@@ -86,9 +115,14 @@ uint64_t lattio_cont_detect_align(int fd)
     return b;
 }
 
+static uint64_t test_id;
+
+void lattio_cont_test_set_id(uint64_t id) { test_id = id; }
+
 uint64_t lattio_cont_new_id(void)
 {
     static uint64_t counter;
+    if (test_id) return test_id;
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     uint64_t x = ((uint64_t)ts.tv_sec << 30) ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 40) ^
@@ -106,7 +140,9 @@ static int write_trailer(const lattio_cont_header *h, const lattio_cont_stream *
     unsigned char buf[LATTIO_CONT_TRAILER_SIZE];
     uint64_t off = 0;
     lattio_cont_trailer t = {h->id, s->task, flags, s->block, s->used,
-                             s->block * lattio_cont_capacity(h), s->crc};
+                             s->block * lattio_cont_capacity(h), s->crc, 0};
+    if ((flags & LATTIO_CONT_FINAL) && (h->flags & LATTIO_CONT_HDR_STREAM_CRC))
+        t.stream_crc = s->stream_crc;
     RETURN_IF_ERROR(lattio_cont_chunk_offset(h, s->local, s->block, &off));
     lattio_cont_trailer_encode(buf, &t);
     return sink->write_at(sink->ctx, off + h->stride - LATTIO_CONT_TRAILER_SIZE, buf, sizeof buf);
@@ -129,6 +165,7 @@ int lattio_cont_stream_write(const lattio_cont_header *h, lattio_cont_stream *s,
         RETURN_IF_ERROR(lattio_cont_chunk_offset(h, s->local, s->block, &off));
         RETURN_IF_ERROR(sink->write_at(sink->ctx, off + s->used, p, (size_t)k));
         s->crc = lattio_cont_crc32(s->crc, p, (size_t)k);
+        s->stream_crc = lattio_cont_crc32(s->stream_crc, p, (size_t)k);
         s->used += k;
         s->total += k;
         p += k;

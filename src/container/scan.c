@@ -19,9 +19,7 @@ static int read_header(const lattio_source *src, lattio_cont_header *h)
         RETURN_IF(rc == LATTIO_ERR_CONTAINER_MAGIC || rc == LATTIO_ERR_CONTAINER_VERSION, rc);
         RETURN_IF(1, LATTIO_ERR_CONTAINER_TRUNCATED);
     }
-    RETURN_IF_ERROR(lattio_cont_header_decode(buf, h));
-    RETURN_IF(h->nfiles != 1, LATTIO_ERR_CONTAINER_FILES);
-    return LATTIO_OK;
+    return lattio_cont_header_decode(buf, h);
 }
 
 /* The footer in the last 64 bytes: LATTIO_OK, ERR_CONTAINER_TRUNCATED when
@@ -54,8 +52,7 @@ int lattio_cont_read_meta(const lattio_source *src, int recover, lattio_cont_hea
     return rc;
 }
 
-/* Read and check the trailer of chunk `block` of local task i. */
-static int trailer_at(const lattio_source *src, const lattio_cont_header *h, uint32_t i,
+int lattio_cont_trailer_at(const lattio_source *src, const lattio_cont_header *h, uint32_t i,
                       uint64_t block, lattio_cont_trailer *t)
 {
     unsigned char buf[LATTIO_CONT_TRAILER_SIZE];
@@ -82,7 +79,7 @@ int lattio_cont_scan_task(const lattio_source *src, const lattio_cont_header *h,
     for (uint64_t b = 0;; b++) {
         lattio_cont_trailer t;
         RETURN_IF(!recover && b >= nblocks, LATTIO_ERR_CONTAINER_CHUNK);
-        int rc = trailer_at(src, h, i, b, &t);
+        int rc = lattio_cont_trailer_at(src, h, i, b, &t);
         if (rc == LATTIO_ERR_READ) return rc;
         if (rc < 0 && recover) return LATTIO_OK; /* the stream ends before this chunk */
         RETURN_IF_ERROR(rc);
@@ -90,6 +87,8 @@ int lattio_cont_scan_task(const lattio_source *src, const lattio_cont_header *h,
         out->chunks++;
         if (t.flags & LATTIO_CONT_FINAL) {
             out->complete = 1;
+            out->has_crc = (h->flags & LATTIO_CONT_HDR_STREAM_CRC) != 0;
+            out->crc = out->has_crc ? t.stream_crc : 0;
             return LATTIO_OK;
         }
     }
