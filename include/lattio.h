@@ -112,7 +112,13 @@ extern "C" {
     /* container */                                                                     \
     X(ERR_CONTAINER, -600, "container metadata corrupt")                                \
     X(ERR_CONTAINER_VERSION, -601, "unsupported container format version")              \
-    X(ERR_CONTAINER_TASK, -602, "no such task in the container")
+    X(ERR_CONTAINER_TASK, -602, "no such task in the container")                       \
+    X(ERR_CONTAINER_MAGIC, -603, "not a lattio container: wrong magic")                 \
+    X(ERR_CONTAINER_TRUNCATED, -604, "container incomplete: truncated or never closed")  \
+    X(ERR_CONTAINER_CHUNK, -605, "chunk trailer missing or inconsistent")               \
+    X(ERR_CONTAINER_FILES, -606, "physical files of the container inconsistent")      \
+    X(ERR_CONTAINER_MEMBER, -607, "a physical file of a multi-file container is missing") \
+    X(ERR_CONTAINER_CHECKSUM, -608, "container data fails its CRC-32 (chunk or stream)")
 
 typedef enum lattio_status {
 #define LATTIO_X_ENUM(name, value, msg) LATTIO_##name = (value),
@@ -357,6 +363,185 @@ typedef struct lattio_run {
 int lattio_layout_runs(const lattio_layout *l, uint64_t first, uint64_t n, lattio_run *runs,
                        size_t max, size_t *nruns);
 
+/* Task-local container (MPI-free part, src/container)                      */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A container holds one byte stream per task in one file (docs/format.md,
+ * section 8): each task owns one chunk per block, chunks are aligned to the
+ * file-system block size, a stream grows by new blocks of chunks, and every
+ * chunk ends with a trailer written as soon as the chunk is full, so a
+ * container whose writer died is readable up to each task's last full chunk
+ * (open it with LATTIO_CONTAINER_RECOVER).
+ */
+#define LATTIO_CONTAINER_VERSION 1
+
+/* Flags of lattio_container_open_serial. */
+enum lattio_container_flags {
+    LATTIO_CONTAINER_RECOVER = 1,  /* accept a container without footer (writer
+                                      killed, file cut): each stream ends before
+                                      its first missing or damaged chunk */
+    LATTIO_CONTAINER_NO_VERIFY = 2 /* do not verify chunk data CRCs and stream
+                                      CRCs when reading */
+};
+
+/* Metadata of a container. */
+typedef struct lattio_container_info {
+    int version;
+    uint32_t ntasks;
+    uint32_t nfiles;
+    uint64_t align;    /* alignment of chunks (file-system block size) */
+    uint64_t chunk;    /* data bytes per chunk */
+    uint64_t stride;   /* bytes per chunk including its 64-byte trailer */
+    uint64_t nblocks;  /* blocks of chunks (largest over tasks and files; when
+                          recovered, largest found) */
+    int complete;      /* closed properly: every file's footer present, every
+                          stream final */
+    int stream_crcs;   /* final trailers carry a CRC-32 of the whole stream */
+    uint64_t id;       /* container id (equal in every physical file) */
+} lattio_container_info;
+
+/* One physical file of a container (PATH, PATH.000001, ...). */
+typedef struct lattio_container_file_info {
+    uint32_t index;       /* 0 .. nfiles-1 */
+    uint32_t first_task;  /* tasks first_task .. first_task + tasks - 1 */
+    uint32_t tasks;
+    uint64_t align, stride, data_start; /* this file's geometry (header fields) */
+    uint64_t nblocks;     /* footer's blocks, or the largest found when recovered */
+    uint64_t size;        /* bytes of the file */
+    int closed;           /* a valid footer matching the header and the size */
+} lattio_container_file_info;
+
+/* One task's stream, as found by the open (strict or recovered). */
+typedef struct lattio_container_task_info {
+    uint64_t bytes;    /* stream size */
+    uint64_t blocks;   /* chunks holding it (blocks used; 0 only when recovery
+                          found not even chunk 0) */
+    int complete;      /* the last chunk carries the FINAL flag */
+    int has_crc;       /* complete and the container records stream CRCs */
+    uint32_t crc;      /* CRC-32 (zlib) of the whole stream when has_crc */
+    uint32_t file;     /* index of the physical file holding the task */
+} lattio_container_task_info;
+
+/* One chunk, as its trailer describes it. */
+typedef struct lattio_container_chunk_info {
+    uint64_t file_offset;   /* of the chunk's first data byte in its physical file */
+    uint64_t used;          /* data bytes */
+    uint64_t stream_offset; /* of its first byte in the stream */
+    uint32_t data_crc;      /* trailer's CRC-32 of the used bytes */
+    int final;              /* FINAL flag */
+} lattio_container_chunk_info;
+
+typedef struct lattio_container_reader lattio_container_reader;
+
+/* Local.  Open a container for serial reading of any task's stream.  `path`
+ * is the container's name (its file 0); the other physical files of a
+ * multi-file container, PATH.000001 ..., are opened with it.  flags: RECOVER,
+ * NO_VERIFY.  Errors: ERR_ARG, ERR_OPEN, ERR_STAT, ERR_NOMEM, ERR_READ,
+ * ERR_CONTAINER_MAGIC, ERR_CONTAINER_VERSION, ERR_CONTAINER (header or footer
+ * fields out of range or contradicting each other or the file size),
+ * ERR_CONTAINER_TRUNCATED (no footer: cut or never closed; RECOVER opens
+ * it), ERR_CONTAINER_CHUNK (a chunk trailer missing or inconsistent in a
+ * closed container), ERR_CONTAINER_FILES (path is not file 0, or the files
+ * disagree: id, task count, file count, index or task ranges),
+ * ERR_CONTAINER_MEMBER (a physical file is missing). */
+int lattio_container_open_serial(const char *path, int flags, lattio_container_reader **out);
+/* Accepts NULL. */
+void lattio_container_reader_close(lattio_container_reader *r);
+int lattio_container_reader_info(const lattio_container_reader *r, lattio_container_info *info);
+/* Bytes in task `task`'s stream; *complete (may be NULL) is 1 when the
+ * stream ended with its final chunk.  ERR_CONTAINER_TASK. */
+int lattio_container_reader_size(const lattio_container_reader *r, uint32_t task, uint64_t *size,
+                                 int *complete);
+/* Read exactly n bytes at `offset` of task's stream.  ERR_CONTAINER_TASK,
+ * ERR_RECORD_OVERRUN (beyond the stream), ERR_READ, ERR_CONTAINER_CHECKSUM
+ * (unless NO_VERIFY: a chunk touched by the read fails its data CRC -- each
+ * chunk is checked once, as a whole, the first time it is read; or the
+ * read reaches the stream's end after reading it sequentially from 0 and
+ * the stream CRC differs). */
+int lattio_container_reader_read(lattio_container_reader *r, uint32_t task, uint64_t offset,
+                                 void *buf, size_t n);
+/* Local.  Describe physical file `index` (0 .. nfiles-1).  ERR_ARG beyond. */
+int lattio_container_reader_file(const lattio_container_reader *r, uint32_t index,
+                                 lattio_container_file_info *info);
+/* Local.  Describe task `task`'s stream.  ERR_CONTAINER_TASK. */
+int lattio_container_reader_task(const lattio_container_reader *r, uint32_t task,
+                                 lattio_container_task_info *info);
+/* Local.  Chunk `block` of task `task`: its trailer in *info (may be NULL)
+ * and, when buf != NULL, its used data bytes into buf (cap bytes of room:
+ * ERR_ARG when used > cap), verified against the trailer's CRC unless
+ * NO_VERIFY (ERR_CONTAINER_CHECKSUM).  block must be below the task's
+ * blocks: ERR_RECORD_OVERRUN otherwise.  ERR_CONTAINER_TASK. */
+int lattio_container_reader_chunk(lattio_container_reader *r, uint32_t task, uint64_t block,
+                                  lattio_container_chunk_info *info, void *buf, size_t cap);
+/* Local.  CRC-32 of task's whole stream recorded at close: ERR_NOT_FOUND
+ * when the container has none for it (older container, or an incomplete
+ * stream).  ERR_CONTAINER_TASK. */
+int lattio_container_reader_stream_crc(const lattio_container_reader *r, uint32_t task,
+                                       uint32_t *crc);
+
+/* A serial writer (post-processing tools, tests): one process writes every
+ * task's stream, directly under `path` (no temporary).  chunk_hint: data
+ * bytes per chunk wanted (rounded up so chunk + trailer fill whole aligned
+ * blocks); align 0 detects the file system's block size. */
+typedef struct lattio_container_writer lattio_container_writer;
+int lattio_container_create_serial(const char *path, uint32_t ntasks, uint64_t chunk_hint,
+                                   uint64_t align, lattio_container_writer **out);
+/* Append n bytes to task's stream (any order between tasks). */
+int lattio_container_writer_write(lattio_container_writer *w, uint32_t task, const void *buf,
+                                  size_t n);
+/* Write every stream's final trailer and the footer, close.  Accepts NULL. */
+int lattio_container_writer_close(lattio_container_writer *w);
+
+/* Options of lattio_container_create_serial_ex. */
+typedef struct lattio_container_serial_options {
+    uint64_t chunk_hint; /* data bytes per chunk (as create_serial); defrag: the
+                            largest stream gives one chunk per task */
+    uint64_t align;      /* 0: detected; else a power of two in [64, 2^26] */
+    uint32_t nfiles;     /* physical files, 0 or 1: one; tasks are split into
+                            contiguous ranges, file f holding tasks from
+                            ceil(f * ntasks / nfiles) on */
+    const uint32_t *first_tasks; /* NULL, or nfiles entries: the first task of
+                            each file (strictly increasing from 0), overriding
+                            the even split */
+    uint64_t id;         /* container id; 0: a new random one */
+} lattio_container_serial_options;
+/* Local.  A serial writer creating PATH (and PATH.000001, ... for several
+ * files) directly under their names.  opt NULL: as create_serial with
+ * chunk_hint 0 and detected alignment.  ERR_ARG (nfiles > ntasks, bad
+ * first_tasks or align), ERR_OPEN, ERR_OVERFLOW. */
+int lattio_container_create_serial_ex(const char *path, uint32_t ntasks,
+                                      const lattio_container_serial_options *opt,
+                                      lattio_container_writer **out);
+
+/* Per-task result of lattio_container_repair. */
+typedef struct lattio_container_repair_report {
+    uint32_t ntasks;
+    uint32_t nfiles;
+    int was_complete;   /* the container was whole: nothing was rewritten */
+    uint64_t *sizes;    /* [ntasks] recovered stream bytes; free with
+                           lattio_container_repair_report_free */
+    int *complete;      /* [ntasks] 1 when the task's stream had ended (FINAL) */
+} lattio_container_repair_report;
+
+/* Local.  Make a container whose writer was killed (no footer, cut, chunks
+ * after the last complete one missing or damaged) whole again: each task
+ * keeps its stream as RECOVER reads it, further cut before the first chunk
+ * whose data fails its CRC (unless flags has NO_VERIFY).  The repaired
+ * container is written to "OUT.lattio-tmp.*" (and its member files) with
+ * the same id and geometry, read back and compared, then renamed to `out`
+ * (NULL: `path`, replacing it; every member file is renamed, file 0 last).
+ * The input is never modified, so a repair that fails or is killed leaves
+ * it as it was.  A container that opens strictly is left alone
+ * (report->was_complete) when out is NULL, copied otherwise.  report may be
+ * NULL.  Errors: as lattio_container_open_serial with RECOVER, ERR_WRITE,
+ * ERR_RENAME. */
+int lattio_container_repair(const char *path, const char *out, int flags,
+                            lattio_container_repair_report *report);
+/* Accepts NULL; frees the arrays and zeroes the report. */
+void lattio_container_repair_report_free(lattio_container_repair_report *report);
+
+/* ------------------------------------------------------------------------ */
 /* ------------------------------------------------------------------------ */
 /* Lattice fields (MPI-free): checksums, conversion kernels, XML metadata,  */
 /* ILDG/SciDAC record sets, a serial reference reader, gauge observables    */
@@ -959,6 +1144,98 @@ int lattio_record_iread_at(lattio_file *f, uint64_t offset, void *buf, uint64_t 
  * fail at close (ERR_STATE, not renamed).  req == NULL or *req == NULL is a
  * local no-op returning OK (a start that failed returned NULL everywhere). */
 int lattio_wait(lattio_request **req);
+
+/* ------------------------------------------------------------------------ */
+/* Task-local container (MPI, src/io/container.c)                           */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Each task of a communicator writes its own byte stream into one shared
+ * container file (docs/format.md, section 8) with calls that involve no
+ * other task; open and close are collective.  Writing: task = rank.
+ * Reading: any number of ranks; each rank reads one task's stream at a time
+ * (initially its own rank's, if the container has that task; any other
+ * with lattio_container_select).
+ */
+typedef struct lattio_container lattio_container;
+
+typedef struct lattio_container_options {
+    uint64_t align; /* chunk alignment, a power of two in [64, 2^26]; 0: the file
+                       system's block size (st_blksize) as rank 0 sees it */
+    int in_place;   /* write under the final name (old file removed at open); needed
+                       for a killed writer's file to be found under PATH */
+    int durable;    /* MPI_File_sync before the close renames */
+    int recover;    /* read a container without footer (LATTIO_CONTAINER_RECOVER) */
+    int no_verify;  /* reading: skip chunk data and stream CRC checks */
+    uint32_t nfiles; /* writing: physical files (0, 1: one); rank r goes to file
+                        r * nfiles / size (contiguous, balanced ranges) */
+    MPI_Comm file_comm; /* writing, instead of nfiles (MPI_COMM_NULL: unused): a
+                        split of the communicator, one file per colour; each
+                        colour's ranks must be consecutive ranks of the
+                        communicator, in order (ERR_ARG otherwise) */
+    int coalesce;   /* writing, 0 or 1: off; k > 1: streams that fit their first
+                       chunk stay in memory until close, where the first task
+                       of each k consecutive tasks (of a file) writes them with
+                       its own in one contiguous write; same bytes on disk.
+                       Off when k * (chunk + 64) exceeds 1 GiB.  Buffered
+                       streams reach the file only at close (a killed
+                       writer loses them) */
+} lattio_container_options;
+
+/* Local.  Defaults: detected alignment, temporary name + rename, no sync,
+ * verification on, one file (file_comm = MPI_COMM_NULL), no coalescing.
+ * (A zero-initialised struct is accepted too: an all-zero file_comm counts
+ * as MPI_COMM_NULL.) */
+void lattio_container_options_default(lattio_container_options *opt);
+
+/* Collective.  mode LATTIO_MODE_CREATE or LATTIO_MODE_READ (APPEND:
+ * ERR_UNSUPPORTED).  CREATE writes "PATH.lattio-tmp.*" and renames it at a
+ * successful close, as lattio_open.  chunk_hint: data bytes per chunk this
+ * rank expects (the largest over ranks is used, rounded up so a chunk and
+ * its trailer fill whole aligned blocks; ignored when reading).  `info` is
+ * passed to MPI_File_open; `opt` may be NULL.  Reading checks the container
+ * as lattio_container_open_serial does; each rank reads the trailers of
+ * tasks rank, rank + size, ... and the stream sizes are shared.  Several
+ * physical files (opt->nfiles, opt->file_comm; docs/format.md 8.5): each is
+ * written by its own group of ranks, and all are renamed at close only when
+ * every group succeeded; reading opens every file of the set from `path`
+ * on every rank.  Errors as lattio_open and lattio_container_open_serial,
+ * agreed; ERR_ARG also for nfiles > ranks or a file_comm whose colours are
+ * not runs of consecutive ranks. */
+int lattio_container_open(MPI_Comm comm, const char *path, int mode, uint64_t chunk_hint,
+                          MPI_Info info, const lattio_container_options *opt,
+                          lattio_container **out);
+
+/* Local (write mode).  Append n bytes to this rank's stream; n may exceed a
+ * chunk.  A failure makes the close fail (ERR_STATE, nothing renamed). */
+int lattio_container_write(lattio_container *c, const void *buf, uint64_t n);
+
+/* Local (read mode).  Read up to n bytes of the selected stream from its
+ * position; *got receives the count (less than n only at the end). */
+int lattio_container_read(lattio_container *c, void *buf, uint64_t n, uint64_t *got);
+/* Local (read mode).  Set the position in the selected stream (0..size). */
+int lattio_container_seek(lattio_container *c, uint64_t pos);
+/* Local.  Position in this rank's stream (bytes written, or the read position). */
+uint64_t lattio_container_tell(const lattio_container *c);
+/* Local (read mode).  1 at the end of the selected stream (or none selected). */
+int lattio_container_eof(const lattio_container *c);
+/* Local (read mode).  Read task `task`'s stream from position 0 on.
+ * ERR_CONTAINER_TASK. */
+int lattio_container_select(lattio_container *c, uint32_t task);
+/* Local.  Tasks in the container. */
+uint32_t lattio_container_ntasks(const lattio_container *c);
+/* Local (read mode).  Size of any task's stream.  ERR_CONTAINER_TASK. */
+int lattio_container_stream_size(const lattio_container *c, uint32_t task, uint64_t *size);
+/* Local.  Reading: the CRC-32 of task's whole stream recorded at close
+ * (ERR_NOT_FOUND when there is none).  Writing: task must be this rank's;
+ * the CRC-32 of what it wrote so far.  ERR_CONTAINER_TASK.
+ * Reading errors: lattio_container_read also returns ERR_CONTAINER_CHECKSUM
+ * as lattio_container_reader_read does (unless opt->no_verify). */
+int lattio_container_stream_crc(const lattio_container *c, uint32_t task, uint32_t *crc);
+
+/* Collective.  Writing: every rank's final trailer, the footer (rank 0),
+ * then the rename when every rank succeeded.  Accepts NULL. */
+int lattio_container_close(lattio_container *c);
 
 /* ------------------------------------------------------------------------ */
 /* Lattice fields: ILDG / SciDAC record sets (MPI, src/field)               */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# install-deps.sh [base|fuzz|mpich|all] -- make sure the Debian packages lattio
+# install-deps.sh [base|fuzz|mpich|bench|all] -- make sure the Debian packages lattio
 # needs are installed.  As root, missing packages are installed with apt-get;
 # otherwise the exact command to run is printed and the script fails.
 set -eu
@@ -7,12 +7,14 @@ group=${1:-base}
 base="build-essential cmake ninja-build pkg-config libopenmpi-dev openmpi-bin libdeflate-dev python3"
 fuzz="clang libclang-rt-14-dev"
 mpich="mpich libmpich-dev"
+bench="strace" # bench/container.sh counts metadata operations with strace -f
 case "$group" in
   base) want="$base" ;;
   fuzz) want="$base $fuzz" ;;
   mpich) want="$base $mpich" ;;
-  all) want="$base $fuzz $mpich" ;;
-  *) echo "install-deps.sh: unknown group '$group' (base, fuzz, mpich, all)" >&2; exit 2 ;;
+  bench) want="$base $bench" ;;
+  all) want="$base $fuzz $mpich $bench" ;;
+  *) echo "install-deps.sh: unknown group '$group' (base, fuzz, mpich, bench, all)" >&2; exit 2 ;;
 esac
 missing=""
 for p in $want; do

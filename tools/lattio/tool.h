@@ -30,6 +30,7 @@ extern const tool_command tool_cmd_pack;
 extern const tool_command tool_cmd_unpack;
 extern const tool_command tool_cmd_verify;
 extern const tool_command tool_cmd_convert;
+extern const tool_command tool_cmd_container;
 
 /* --- MPI launchers (mpi.c) -------------------------------------------------
  * Under mpirun/mpiexec/srun the command runs on every rank; otherwise MPI is

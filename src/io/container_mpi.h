@@ -1,0 +1,62 @@
+/* container_mpi.h -- the MPI task-local container handle (container.c:
+ * open, close, writing; container_read.c: opening for reading;
+ * container_rw.c: local calls; container_coalesce.c: coalesced close).
+ * The on-disk logic is the MPI-free core's. */
+#ifndef LATTIO_CONTAINER_MPI_H
+#define LATTIO_CONTAINER_MPI_H
+
+#include "container/container_internal.h"
+#include "io_internal.h"
+
+struct lattio_container {
+    MPI_Comm comm; /* duplicate of the caller's */
+    int rank, size;
+    int mode;                      /* LATTIO_MODE_CREATE or _READ */
+    lattio_container_options opt;  /* opt.file_comm is not used after open */
+    char *path, *tmp;              /* final and temporary base names (tmp NULL in place) */
+    lattio_cont_header h;          /* writing: this rank's file; reading: file 0's */
+    /* writing */
+    MPI_Comm fcomm;                /* the ranks writing this rank's file */
+    int frank, fsize;
+    uint32_t findex, nfiles;
+    MPI_File fh;                   /* this rank's file */
+    lattio_cont_stream s;
+    lattio_cont_sink sink;
+    int failed;
+    /* coalescing (writing with opt.coalesce > 1) */
+    MPI_Comm gcomm;                /* the k consecutive ranks of a group, in fcomm */
+    int coalescing, spilled;       /* active; this rank's stream outgrew the buffer */
+    unsigned char *cbuf;           /* buffered stream while not spilled */
+    size_t cbuf_len, cbuf_cap;
+    /* reading */
+    uint32_t nread;                /* physical files open for reading */
+    MPI_File *fhs;                 /* [nread] */
+    lattio_cont_member *m;         /* [nread]; task tables shared between ranks */
+    int has_task;
+    uint32_t task;                 /* selected stream */
+    uint64_t pos;
+};
+
+/* Positional MPI write of at most 1 GiB, independent: the stream sink. */
+int lattio_container_sink_write(void *ctx, uint64_t off, const void *buf, size_t n);
+/* A byte source over an open MPI file (independent reads); *fh must stay
+ * where it is while the source is used. */
+int lattio_container_source(MPI_File *fh, lattio_source *src);
+/* Collective (reading).  Open the file set, read and share the metadata. */
+int lattio_container_start_reading(lattio_container *c, MPI_Info info);
+/* Collective over c->gcomm (writing, coalescing on): buffered streams of the
+ * group written by its first rank; ranks that spilled write their final
+ * trailer themselves.  Returns this rank's status (not agreed). */
+int lattio_container_coalesce_close(lattio_container *c);
+/* This rank's stream bytes (written and buffered). */
+static inline uint64_t lattio_container_written(const lattio_container *c)
+{
+    return c->s.total + c->cbuf_len;
+}
+
+/* Test hook: close the file and free the handle without the final trailers,
+ * the footer or the rename, as a writer killed before close leaves it.
+ * Collective (closes the MPI file). */
+void lattio_container_test_abandon(lattio_container *c);
+
+#endif
