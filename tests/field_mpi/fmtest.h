@@ -138,4 +138,60 @@ static inline int fm_same_everywhere(int status)
     return lo == hi;
 }
 
+/* The gauge lattice of the write tests: 6 x 4 x 8 x 10 (x, y, z, t). */
+static const uint64_t fm_g[4] = {6, 4, 8, 10};
+#define FM_DATE "Mon Nov 23 04:00:00 2026 UTC"
+
+/* A gauge descriptor with a fixed date (files comparable byte for byte). */
+static inline void fm_gauge_desc(lattio_field_desc *d, int mem, int disk)
+{
+    lattio_field_desc_default(d, LATTIO_FIELD_ILDG_GAUGE, mem, disk, 72);
+    d->date = FM_DATE;
+    d->lfn = "lfn://lattio/test";
+}
+
+/* Collective on comm: write the field of layout l to path. */
+static inline int fm_write(MPI_Comm comm, const char *path, const lattio_field_desc *d,
+                           const lattio_layout *l, const void *local,
+                           lattio_field_write_info *out)
+{
+    lattio_file *f = NULL;
+    int rc = lattio_open(comm, path, LATTIO_MODE_CREATE, MPI_INFO_NULL, NULL, &f);
+    if (rc == LATTIO_OK) rc = lattio_field_write(f, d, l, local, out);
+    const int rc2 = lattio_close(f);
+    return rc != LATTIO_OK ? rc : rc2;
+}
+
+/* Rank 0 alone (MPI_COMM_SELF, one box): the reference file of the field
+ * fm_fill gives, in memory format mem and disk format disk. */
+static inline void fm_write_reference(const char *path, int mem, int disk)
+{
+    if (mpitest_rank == 0) {
+        const int one[4] = {1, 1, 1, 1};
+        lattio_layout l;
+        const size_t sz = mem == LATTIO_REAL_F32_NATIVE ? 4 : 8;
+        CHECK_OK(fm_layout(&l, fm_g, one, 0, 72 * sz, 0, 0));
+        double *buf = fm_fill(&l, 72);
+        if (mem == LATTIO_REAL_F32_NATIVE)
+            lattio_convert_reals(buf, mem, buf, LATTIO_REAL_F64_NATIVE, (size_t)(l.global[0] *
+                                 l.global[1] * l.global[2] * l.global[3] * 72));
+        lattio_field_desc d;
+        fm_gauge_desc(&d, mem, disk);
+        CHECK_OK(fm_write(MPI_COMM_SELF, path, &d, &l, buf, NULL));
+        free(buf);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* Rank 0: 1 when the two files hold the same bytes. */
+static inline int fm_same_file(const char *a, const char *b)
+{
+    size_t na = 0, nb = 0;
+    unsigned char *pa = test_slurp(a, &na), *pb = test_slurp(b, &nb);
+    const int same = pa && pb && na == nb && memcmp(pa, pb, na) == 0;
+    free(pa);
+    free(pb);
+    return same;
+}
+
 #endif
