@@ -54,9 +54,10 @@ static uint64_t staging_bound(const lattio_field_desc *d)
 }
 
 /* The layout's sites are the descriptor's elements in memory format. */
-static int check_memory(const lattio_field_desc *d, const lattio_layout *l)
+static int check_memory(const lattio_field_desc *d, const lattio_layout *l, const void *local)
 {
     RETURN_IF(!d || !l, LATTIO_ERR_ARG);
+    RETURN_IF(!local && lattio_layout_local_sites(l) > 0, LATTIO_ERR_ARG);
     RETURN_IF(!is_native(d->mem_format), LATTIO_ERR_ARG);
     RETURN_IF(d->elements == 0 || d->elements > SIZE_MAX / 16, LATTIO_ERR_ARG);
     RETURN_IF_ERROR(lattio_layout_check(l));
@@ -222,6 +223,15 @@ static int mover_init(mover *m, lattio_file *f, const lattio_layout *l, const la
     return rc;
 }
 
+/* The caller's buffer holds the sites in file order, without ghosts: it
+ * can be converted straight into or out of staging. */
+static int packed_already(const lattio_layout *l)
+{
+    for (int d = 0; d < l->ndims; d++)
+        if (l->halo_lo[d] || l->halo_hi[d] || l->mem_order[d] != l->file_order[d]) return 0;
+    return 1;
+}
+
 static int corrupt_left; /* test hook: chunks still to corrupt */
 
 void lattio_field_test_corrupt_writes(int n) { corrupt_left = n; }
@@ -232,8 +242,10 @@ static int stage_out(mover *m, const void *local, uint64_t q, lattio_layout *cl)
     uint64_t first, n;
     chunk_box(&m->p, q, m->disk_site, cl, &first, &n);
     if (n == 0) return LATTIO_OK;
-    RETURN_IF_ERROR(lattio_layout_pack(m->l, local, first, n, m->staging));
-    RETURN_IF_ERROR(lattio_convert_reals(m->staging, m->disk_fmt, m->staging, m->mem_fmt,
+    const unsigned char *src = m->staging;
+    if (packed_already(m->l)) src = (const unsigned char *)local + first * m->l->site_bytes;
+    else RETURN_IF_ERROR(lattio_layout_pack(m->l, local, first, n, m->staging));
+    RETURN_IF_ERROR(lattio_convert_reals(m->staging, m->disk_fmt, src, m->mem_fmt,
                                          (size_t)(n * m->elements)));
     RETURN_IF_ERROR(sum_chunk(cl, m->staging, m->disk_site, &m->sum));
     if (corrupt_left > 0) {
@@ -264,8 +276,11 @@ static int stage_in(mover *m, void *local, uint64_t q, const lattio_layout *cl)
     chunk_box(&m->p, q, m->disk_site, &dummy, &first, &n);
     if (n == 0) return LATTIO_OK;
     RETURN_IF_ERROR(sum_chunk(cl, m->staging, m->disk_site, &m->sum));
-    RETURN_IF_ERROR(lattio_convert_reals(m->staging, m->mem_fmt, m->staging, m->disk_fmt,
-                                         (size_t)(n * m->elements)));
+    const size_t count = (size_t)(n * m->elements);
+    if (packed_already(m->l))
+        return lattio_convert_reals((unsigned char *)local + first * m->l->site_bytes, m->mem_fmt,
+                                    m->staging, m->disk_fmt, count);
+    RETURN_IF_ERROR(lattio_convert_reals(m->staging, m->mem_fmt, m->staging, m->disk_fmt, count));
     return lattio_layout_unpack(m->l, m->staging, first, n, local);
 }
 
@@ -355,9 +370,10 @@ static int write_verified(mover *m, const lattio_field_desc *d, const void *loca
 /* --- writing the record set ----------------------------------------------- */
 
 /* Local: the descriptor makes sense for this layout. */
-static int check_write_desc(const lattio_field_desc *d, const lattio_layout *l)
+static int check_write_desc(const lattio_field_desc *d, const lattio_layout *l,
+                            const void *local)
 {
-    RETURN_IF_ERROR(check_memory(d, l));
+    RETURN_IF_ERROR(check_memory(d, l, local));
     RETURN_IF(d->disk_format != LATTIO_REAL_F32_BE && d->disk_format != LATTIO_REAL_F64_BE,
               LATTIO_ERR_ARG);
     RETURN_IF(d->datacount == 0 || d->elements % d->datacount, LATTIO_ERR_ARG);
@@ -428,7 +444,7 @@ int lattio_field_write(lattio_file *f, const lattio_field_desc *d, const lattio_
 {
     RETURN_IF(!f, LATTIO_ERR_ARG);
     if (out) memset(out, 0, sizeof *out);
-    RETURN_IF_ERROR(lattio_agree(f->comm, check_write_desc(d, l)));
+    RETURN_IF_ERROR(lattio_agree(f->comm, check_write_desc(d, l, local)));
     lattio_field_info fi;
     describe(&fi, d, l);
     const int ildg = d->kind == LATTIO_FIELD_ILDG_GAUGE;
@@ -519,9 +535,9 @@ static int share_info(lattio_file *f, int index, int kind, lattio_field_info *fi
 
 /* Local: the caller's layout and descriptor against the stored field. */
 static int check_read(const lattio_field_info *fi, const lattio_field_desc *d,
-                      const lattio_layout *l)
+                      const lattio_layout *l, const void *local)
 {
-    RETURN_IF_ERROR(check_memory(d, l));
+    RETURN_IF_ERROR(check_memory(d, l, local));
     RETURN_IF(fi->recordtype != 0, LATTIO_ERR_UNSUPPORTED);
     RETURN_IF(fi->precision != 32 && fi->precision != 64, LATTIO_ERR_FIELD_PRECISION);
     RETURN_IF(l->ndims != fi->nd, LATTIO_ERR_FIELD_DIMS);
@@ -563,7 +579,7 @@ int lattio_field_read(lattio_file *f, int index, const lattio_field_desc *d,
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     lattio_field_info fi;
     RETURN_IF_ERROR(share_info(f, index, d->kind, &fi));
-    rc = lattio_agree(f->comm, check_read(&fi, d, l));
+    rc = lattio_agree(f->comm, check_read(&fi, d, l, local));
     mover m;
     const int disk = fi.precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE;
     if (rc == LATTIO_OK) rc = mover_init(&m, f, l, d, disk);
