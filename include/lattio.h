@@ -981,7 +981,9 @@ typedef struct lattio_field_read_info {
  * ERR_UNSUPPORTED / ERR_FIELD_PRECISION; d->elements reals per site:
  * ERR_FIELD_LENGTH; site_bytes = elements * size of d->mem_format: ERR_ARG).
  * Any number of ranks and any decomposition; the boxes may cover a part of
- * the lattice (then the checksum is not compared: info->checksum PARTIAL).
+ * the lattice (then the checksum is not compared: info->checksum PARTIAL;
+ * it is compared when the ranks' sites add up to the volume, so boxes that
+ * overlap must then not: they would give ERR_CHECKSUM).
  * Sites are read in bounded rounds, checksummed and converted to
  * d->mem_format.  A stored checksum that differs gives ERR_CHECKSUM on every
  * rank (the trace names the record; `local` is filled).  `info` may be NULL.
