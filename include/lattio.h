@@ -1103,6 +1103,15 @@ int lattio_lattice_write(lattio_file *f, const lattio_layout *l, uint64_t offset
  * other. */
 int lattio_lattice_read(lattio_file *f, const lattio_layout *l, uint64_t offset, void *local);
 
+/* Collective.  As lattio_lattice_write / _read, but the ranks' boxes need
+ * not cover the lattice: their sites must add up to at most the global
+ * count (ERR_LAYOUT otherwise); a rank may pass an empty box (a count of 0).
+ * Used to move a lattice in rounds (each round a slab of every rank's box)
+ * and to read a sub-box of a stored lattice. */
+int lattio_lattice_write_part(lattio_file *f, const lattio_layout *l, uint64_t offset,
+                              const void *local);
+int lattio_lattice_read_part(lattio_file *f, const lattio_layout *l, uint64_t offset, void *local);
+
 /* Local.  The layout of this rank's box when the lattice of extents
  * `global` (in the communicator's dimension order) is block-split over the
  * Cartesian communicator `cart` (uneven extents allowed: 10 sites over 3
@@ -1238,10 +1247,123 @@ int lattio_container_stream_crc(const lattio_container *c, uint32_t task, uint32
 int lattio_container_close(lattio_container *c);
 
 /* ------------------------------------------------------------------------ */
-/* Lattice fields: ILDG / SciDAC record sets (MPI, src/field)               */
+/* Lattice fields (MPI): ILDG / SciDAC record sets, src/field/field_mpi.c   */
 /* ------------------------------------------------------------------------ */
 
-/* (declarations of src/field go here) */
+/*
+ * A field as the caller holds it and as it goes to the file.  The caller's
+ * layout describes memory: site_bytes = elements * size of mem_format, any
+ * decomposition, halos and memory order.  Its lattice dimensions map to the
+ * file through layout.file_order; for ILDG/SciDAC files file dimension 0 is
+ * the slowest (t for a 4-D field: file_order = {t, z, y, x} in the caller's
+ * numbering), so a site's file rank is SciDAC's x + lx*(y + ly*(z + lz*t)).
+ * A gauge field's site is 4 links (mu = x, y, z, t) of 3x3 complex row-major
+ * reals: elements 72, datacount 4.
+ */
+typedef struct lattio_field_desc {
+    int kind;             /* LATTIO_FIELD_ILDG_GAUGE: ILDG record set (ildg-format, ildg-data-lfn,
+                             ildg-binary-data); otherwise SciDAC (scidac-binary-data) */
+    int mem_format;       /* LATTIO_REAL_F32_NATIVE or LATTIO_REAL_F64_NATIVE */
+    int disk_format;      /* writing: LATTIO_REAL_F32_BE or LATTIO_REAL_F64_BE */
+    uint64_t elements;    /* reals per site */
+    uint64_t datacount;   /* datums per site (typesize = elements / datacount reals) */
+    const char *datatype; /* SciDAC datatype; NULL: USQCD_F3_ColorMatrix / _D3_ (gauge) or
+                             lattio_F_real / lattio_D_real */
+    int colors, spins;    /* private record XML (0: omitted); gauge fields: 3 colours */
+    const char *lfn;      /* ildg-data-lfn; NULL: "lattio" */
+    const char *file_xml, *record_xml; /* user XML written verbatim; NULL: a short default */
+    const char *date;     /* private record date; NULL: now (UTC) */
+    uint64_t staging_bytes; /* bound of the conversion buffer per rank; 0: the environment's
+                               LATTIO_STAGING_BYTES, else 32 MiB (at least one site) */
+    int verify;           /* writing: re-read the binary record and compare its checksum */
+    int verify_retries;   /* writing: rewrites allowed after a failed verification */
+    int skip_checksum;    /* reading: do not compare with the stored checksum */
+    int require_checksum; /* reading: a missing scidac-checksum is ERR_NO_CHECKSUM */
+} lattio_field_desc;
+
+#define LATTIO_FIELD_STAGING_DEFAULT (UINT64_C(32) << 20)
+
+/* Local.  A gauge field (kind ILDG_GAUGE, 72 elements, datacount 4, 3
+ * colours) when kind is ILDG_GAUGE or SU3_GAUGE, else a generic field of
+ * `elements` reals (datacount 1); memory and disk formats as given. */
+void lattio_field_desc_default(lattio_field_desc *d, int kind, int mem_format, int disk_format,
+                               uint64_t elements);
+
+/* What a write did. */
+typedef struct lattio_field_write_info {
+    lattio_scidac_sum sum; /* the checksum written (XOR over ranks) */
+    uint64_t rounds;       /* staging rounds (the maximum over ranks) */
+    int retries;           /* rewrites after a failed verification */
+} lattio_field_write_info;
+
+/* Collective.  Write a field as a complete record set into f (CREATE or
+ * APPEND): scidac-private-file-xml + scidac-file-xml when the file has no
+ * record yet, then scidac-private-record-xml, scidac-record-xml,
+ * [ildg-format, ildg-data-lfn], the binary record and scidac-checksum, as
+ * QIO writes them.  Each rank's sites go through a staging buffer of at
+ * most d->staging_bytes in slabs of its box (rounds agreed between ranks,
+ * with empty boxes when a rank has finished), are converted to the disk
+ * format, checksummed with their global site ranks and written with
+ * lattio_lattice_write_part.  With d->verify the binary record is re-read
+ * (a split of the record over the ranks that differs from the writing one)
+ * before it is closed; a mismatch rewrites it, up to d->verify_retries
+ * times, then ERR_VERIFY (the file is not renamed at close).  `out` may be
+ * NULL.  Errors: ERR_ARG (descriptor, layout site_bytes != elements * size),
+ * ERR_LAYOUT, ERR_RANK_ARG, ERR_VERIFY, ERR_PENDING (verify with requests
+ * pending), the record layer's. */
+int lattio_field_write(lattio_file *f, const lattio_field_desc *d, const lattio_layout *l,
+                       const void *local, lattio_field_write_info *out);
+
+/* How a read's checksum was treated. */
+enum lattio_checksum_state {
+    LATTIO_CHECKSUM_VERIFIED = 1, /* computed == stored */
+    LATTIO_CHECKSUM_SKIPPED = 2,  /* d->skip_checksum */
+    LATTIO_CHECKSUM_MISSING = 3,  /* the file stores none (tolerated unless require_checksum) */
+    LATTIO_CHECKSUM_PARTIAL = 4   /* the ranks read a part of the lattice: cannot be compared */
+};
+
+typedef struct lattio_field_read_info {
+    lattio_field_info field;     /* metadata; free with lattio_field_info_free */
+    lattio_scidac_sum computed;  /* of the sites read, XOR over ranks */
+    int checksum;                /* enum lattio_checksum_state */
+    uint64_t rounds;             /* staging rounds (the maximum over ranks) */
+} lattio_field_read_info;
+
+/* Collective.  Read field `index` (0-based among the binary records; < 0:
+ * the first field of d->kind's family: a gauge field for ILDG_GAUGE /
+ * SU3_GAUGE, any for GENERIC) of a file opened with lattio_open in READ
+ * mode.  Rank 0 parses the record set (lattio_field_info_read) and
+ * broadcasts it; the layout must match it (global extents in file order
+ * equal the dims: ERR_FIELD_DIMS; lattice records of 32/64-bit reals:
+ * ERR_UNSUPPORTED / ERR_FIELD_PRECISION; d->elements reals per site:
+ * ERR_FIELD_LENGTH; site_bytes = elements * size of d->mem_format: ERR_ARG).
+ * Any number of ranks and any decomposition; the boxes may cover a part of
+ * the lattice (then the checksum is not compared: info->checksum PARTIAL;
+ * it is compared when the ranks' sites add up to the volume, so boxes that
+ * overlap must then not: they would give ERR_CHECKSUM).
+ * Sites are read in bounded rounds, checksummed and converted to
+ * d->mem_format.  A stored checksum that differs gives ERR_CHECKSUM on every
+ * rank (the trace names the record; `local` is filled).  `info` may be NULL.
+ * ERR_UNSUPPORTED for attached files (no path). */
+int lattio_field_read(lattio_file *f, int index, const lattio_field_desc *d,
+                      const lattio_layout *l, void *local, lattio_field_read_info *info);
+
+/* Tests only: corrupt (one byte flipped after checksumming) the next `n`
+ * chunks this process writes through lattio_field_write. */
+void lattio_field_test_corrupt_writes(int n);
+
+/* Collective on `comm`.  Plaquette, link trace and unitarity of a 4-D SU(3)
+ * gauge field distributed as layout l describes (native doubles, 72 per
+ * site in ILDG order; directions mu = x, y, z, t are the lattice dimensions
+ * file_order[3], [2], [1], [0]; any box decomposition, halos ignored):
+ * the same numbers as lattio_gauge_stats_compute on the whole field, up to
+ * the order of summation.  The links at x + mu beyond the box's upper faces
+ * come from their owners: ranks exchange their boxes (MPI_Allgather) and
+ * each sends the intersections of its box with the others' shifted faces
+ * (one MPI_Alltoallv of 4 faces).  Errors: ERR_ARG, ERR_LAYOUT (not 4-D,
+ * site_bytes != 576, boxes that do not tile), ERR_NOMEM, ERR_MPI. */
+int lattio_gauge_stats_mpi(MPI_Comm comm, const lattio_layout *l, const double *local,
+                           lattio_gauge_stats *out);
 
 #endif /* LATTIO_NO_MPI */
 

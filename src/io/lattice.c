@@ -16,8 +16,9 @@
 #define STAGING_BYTES ((uint64_t)16 << 20)
 #define MAX_RUNS 4096
 
-/* Every rank must describe the same lattice; the boxes must add up. */
-int lattio_same_lattice(lattio_file *f, const lattio_layout *l, int local_rc)
+/* Every rank must describe the same lattice; the boxes must add up (to at
+ * most the lattice when `partial`). */
+static int same_lattice(lattio_file *f, const lattio_layout *l, int local_rc, int partial)
 {
     uint64_t key[3 + 2 * LATTIO_MAX_DIMS] = {0}, root[3 + 2 * LATTIO_MAX_DIMS];
     uint64_t sites = 0, total = 0;
@@ -38,8 +39,14 @@ int lattio_same_lattice(lattio_file *f, const lattio_layout *l, int local_rc)
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     RETURN_IF_ERROR(MPI_CHECK(MPI_Allreduce(&sites, &total, 1, MPI_UINT64_T, MPI_SUM, f->comm),
                               LATTIO_ERR_MPI));
-    RETURN_IF(total != lattio_layout_global_sites(l), LATTIO_ERR_LAYOUT);
+    if (partial) RETURN_IF(total > lattio_layout_global_sites(l), LATTIO_ERR_LAYOUT);
+    else RETURN_IF(total != lattio_layout_global_sites(l), LATTIO_ERR_LAYOUT);
     return LATTIO_OK;
+}
+
+int lattio_same_lattice(lattio_file *f, const lattio_layout *l, int local_rc)
+{
+    return same_lattice(f, l, local_rc, 0);
 }
 
 /* Local checks shared by reading and writing: the lattice fits the record. */
@@ -253,15 +260,20 @@ static int move_with(lattio_file *f, int strategy, uint64_t naggs, const lattio_
     return move_sites(f, l, base, local, writing);
 }
 
-static int lattice_write(lattio_file *f, const lattio_layout *l, uint64_t offset, const void *local)
+static int lattice_write(lattio_file *f, const lattio_layout *l, uint64_t offset,
+                         const void *local, int partial)
 {
     RETURN_IF(!f, LATTIO_ERR_ARG);
     int rc = lattio_record_writing(f);
     if (rc == LATTIO_OK) rc = lattio_lattice_fits(l, offset, f->rec_len, local);
-    RETURN_IF_ERROR(lattio_same_lattice(f, l, rc));
+    RETURN_IF_ERROR(same_lattice(f, l, rc, partial));
     int strategy = LATTIO_STRATEGY_INDEPENDENT;
     uint64_t naggs = 0;
     rc = choose_strategy(f, l, &strategy, &naggs);
+    /* aggregate and serial write whole file windows, which a partial call
+     * does not fill: its pieces go out independently (equal on every rank) */
+    if (partial && (strategy == LATTIO_STRATEGY_AGGREGATE || strategy == LATTIO_STRATEGY_SERIAL))
+        strategy = LATTIO_STRATEGY_INDEPENDENT;
     if (rc == LATTIO_OK) rc = move_with(f, strategy, naggs, l, f->rec_data + offset, (unsigned char *)local, 1);
     rc = lattio_agree(f->comm, rc);
     if (rc < 0) f->failed = 1;
@@ -270,31 +282,56 @@ static int lattice_write(lattio_file *f, const lattio_layout *l, uint64_t offset
     return LATTIO_OK;
 }
 
-int lattio_lattice_write(lattio_file *f, const lattio_layout *l, uint64_t offset,
-                         const void *local)
-{
-    lattio_prof_begin(f, LATTIO_PHASE_SETUP);
-    int rc = lattice_write(f, l, offset, local);
-    return lattio_prof_end(f, rc, rc == LATTIO_OK ? lattio_layout_local_sites(l) * l->site_bytes : 0);
-}
-
-static int lattice_read(lattio_file *f, const lattio_layout *l, uint64_t offset, void *local)
+static int lattice_read(lattio_file *f, const lattio_layout *l, uint64_t offset, void *local,
+                        int partial)
 {
     RETURN_IF(!f, LATTIO_ERR_ARG);
     const lattio_record_info *r = lattio_current_record(f);
     int rc = !r ? LATTIO_FAIL(LATTIO_ERR_STATE, "no current record")
                 : lattio_lattice_fits(l, offset, r->length, local);
-    RETURN_IF_ERROR(lattio_same_lattice(f, l, rc));
+    RETURN_IF_ERROR(same_lattice(f, l, rc, partial));
     int strategy = LATTIO_STRATEGY_INDEPENDENT;
     uint64_t naggs = 0;
     RETURN_IF_ERROR(choose_strategy(f, l, &strategy, &naggs));
+    if (partial && (strategy == LATTIO_STRATEGY_AGGREGATE || strategy == LATTIO_STRATEGY_SERIAL))
+        strategy = LATTIO_STRATEGY_INDEPENDENT; /* their domains assume a full lattice */
     rc = move_with(f, strategy, naggs, l, r->data_offset + offset, local, 0);
     return lattio_agree(f->comm, rc);
+}
+
+/* The full and partial (boxes need not cover the lattice) variants, each
+ * timed as one call. */
+static uint64_t local_bytes(const lattio_layout *l, int rc)
+{
+    return rc == LATTIO_OK ? lattio_layout_local_sites(l) * l->site_bytes : 0;
+}
+
+int lattio_lattice_write(lattio_file *f, const lattio_layout *l, uint64_t offset,
+                         const void *local)
+{
+    lattio_prof_begin(f, LATTIO_PHASE_SETUP);
+    int rc = lattice_write(f, l, offset, local, 0);
+    return lattio_prof_end(f, rc, local_bytes(l, rc));
+}
+
+int lattio_lattice_write_part(lattio_file *f, const lattio_layout *l, uint64_t offset,
+                              const void *local)
+{
+    lattio_prof_begin(f, LATTIO_PHASE_SETUP);
+    int rc = lattice_write(f, l, offset, local, 1);
+    return lattio_prof_end(f, rc, local_bytes(l, rc));
 }
 
 int lattio_lattice_read(lattio_file *f, const lattio_layout *l, uint64_t offset, void *local)
 {
     lattio_prof_begin(f, LATTIO_PHASE_SETUP);
-    int rc = lattice_read(f, l, offset, local);
-    return lattio_prof_end(f, rc, rc == LATTIO_OK ? lattio_layout_local_sites(l) * l->site_bytes : 0);
+    int rc = lattice_read(f, l, offset, local, 0);
+    return lattio_prof_end(f, rc, local_bytes(l, rc));
+}
+
+int lattio_lattice_read_part(lattio_file *f, const lattio_layout *l, uint64_t offset, void *local)
+{
+    lattio_prof_begin(f, LATTIO_PHASE_SETUP);
+    int rc = lattice_read(f, l, offset, local, 1);
+    return lattio_prof_end(f, rc, local_bytes(l, rc));
 }
