@@ -8,8 +8,11 @@
 
 #include <string.h>
 
+extern const tool_command tool_cmd_bench; /* cmd_bench.c (declared here: tool.h is shared) */
+
 static const tool_command *const commands[] = {
     &tool_cmd_info, &tool_cmd_check, &tool_cmd_extract, &tool_cmd_pack, &tool_cmd_unpack,
+    &tool_cmd_bench,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
