@@ -7,4 +7,28 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 "$HERE/extract.sh" "$BUILD" 2 2
 BENCH_SMOKE=1 "$HERE/lattice.sh" "$BUILD" 1 /dev/null > /dev/null
 BENCH_SMOKE=1 "$HERE/container.sh" "$BUILD" > /dev/null
+
+# `lattio bench` at 1 and 2 ranks on a tiny lattice, and plot.py on its JSON
+# when a Python with matplotlib is there.
+LATTIO=$BUILD/bin/lattio
+case $LATTIO in /*) ;; *) LATTIO=$PWD/$LATTIO ;; esac
+S=$(mktemp -d "${TMPDIR:-/tmp}/lattio-bench-smoke.XXXXXX")
+trap 'rm -rf "$S"' EXIT
+FLAGS=""
+case $(mpirun --version 2>/dev/null | head -n 1) in
+*"Open MPI"*) FLAGS="--oversubscribe"; [ "$(id -u)" = 0 ] && FLAGS="$FLAGS --allow-run-as-root" ;;
+esac
+for np in 1 2; do
+    # shellcheck disable=SC2086
+    mpirun $FLAGS -np $np "$LATTIO" bench --dims 4,4,4,8 --reps 1 --warmup 0 --dir "$S" \
+        --json "$S/np$np.json" > /dev/null 2>&1 || { echo "bench smoke: lattio bench at np $np failed" >&2; exit 1; }
+done
+[ -z "$(find "$S" -name 'lattio-bench.*')" ] || { echo "bench smoke: lattio bench left files" >&2; exit 1; }
+for py in python3 /usr/bin/python3; do
+    if "$py" -c 'import matplotlib' 2>/dev/null; then
+        "$py" "$HERE/plot.py" -o "$S/bench.png" "$S"/np*.json > /dev/null
+        [ -s "$S/bench.png" ] || { echo "bench smoke: plot.py wrote no PNG" >&2; exit 1; }
+        break
+    fi
+done
 echo "bench smoke: ok"

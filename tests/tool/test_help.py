@@ -3,7 +3,7 @@
 --version; unknown command and no command exit 2."""
 import toolutil as tu
 
-COMMANDS = ["info", "check", "extract", "pack", "unpack"]
+COMMANDS = ["info", "check", "extract", "pack", "unpack", "verify", "convert", "container", "bench"]
 
 
 def main():

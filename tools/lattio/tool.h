@@ -31,6 +31,7 @@ extern const tool_command tool_cmd_unpack;
 extern const tool_command tool_cmd_verify;
 extern const tool_command tool_cmd_convert;
 extern const tool_command tool_cmd_container;
+extern const tool_command tool_cmd_bench;
 
 /* --- MPI launchers (mpi.c) -------------------------------------------------
  * Under mpirun/mpiexec/srun the command runs on every rank; otherwise MPI is
