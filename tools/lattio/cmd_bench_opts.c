@@ -1,6 +1,7 @@
 /* cmd_bench_opts.c -- `lattio bench`: help text and option parsing. */
 #include "cmd_bench.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 const char bench_help[] =
@@ -38,6 +39,7 @@ const char bench_help[] =
     "                      table goes to standard error)\n"
     "  --label TEXT        a name for this run in the JSON (for bench/plot.py)\n"
     "  --profile           print lattio's time breakdown per strategy and phase\n"
+    "                      (also with LATTIO_PROFILE=1 in the environment)\n"
     "\n"
     "Output (rank 0): progress on standard error; a table per case and operation:\n"
     "MiB/s min/median/max over the repetitions (payload bytes over the time from\n"
@@ -171,6 +173,8 @@ static void defaults(bench_opts *o)
     o->dir = ".";
     o->label = "";
     for (int c = BC_INDEPENDENT; c < BC_NCASES; c++) o->want[c] = 1;
+    const char *p = getenv("LATTIO_PROFILE"); /* LATTIO_PROFILE=1: as --profile */
+    o->profile = p && *p && strcmp(p, "0") != 0;
 }
 
 static int check_grid(const bench_opts *o, int ngrid, int nranks)
