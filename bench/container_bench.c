@@ -3,7 +3,8 @@
  * POSIX file per rank in one directory), side by side in one run.
  *
  *   mpirun -np N container_bench --dir DIR [--bytes B[,B...]] [--mode M]
- *                                [--sync] [--cold] [--reps R]
+ *                                [--sync] [--cold] [--reps R] [--chunk C]
+ *                                [--readnv]
  *
  * For each stream size B (bytes per task) and mode (container, files; or
  * "none": MPI start and end only, for strace baselines) each rank writes B
@@ -12,13 +13,21 @@
  *           open(O_CREAT) of DIR/files/task.NNNNNN
  *   write   the writes and the close (container: final trailers, footer,
  *           rename; --sync: MPI_File_sync / fsync before it)
- *   read    open for reading (container: trailer scan), reads, close
+ *   read    open for reading (container: trailer scan), reads, close;
+ *           --readnv: the container is read again with no_verify
+ *           (readnv; from a cold cache again with --cold)
+ * --chunk C: the container's chunk hint (default: the stream size, one
+ * chunk per task; a smaller one splits each stream into chunks of C).
+ * Phases reported as well: wclose (the write's close: container final
+ * trailers, footer, sync, rename; files: fsync and close) and ropen (the
+ * read's open: container header, footer and trailer scan; files: open).
  * Times are MPI_Wtime, maximum over ranks, best of R repetitions.  --cold
  * evicts the written files from the page cache (posix_fadvise DONTNEED,
  * after a sync, untimed) so reads come from the disk.  Every piece read is
  * checked (first and last bytes of each piece; a mismatch aborts with exit
  * status 1).  Rank 0 prints one line per case:
- *   RESULT mode=M n=N bytes=B files=F create=S write=S read=S
+ *   RESULT mode=M n=N bytes=B files=F create=S write=S read=S wclose=S ropen=S
+ *          readnv=S
  */
 #define _XOPEN_SOURCE 700
 #include <lattio.h>
@@ -38,11 +47,14 @@
 typedef struct config {
     const char *dir, *mode;
     uint64_t bytes[MAX_SIZES];
-    int nsizes, sync, cold, reps;
+    uint64_t chunk; /* container chunk hint; 0: the stream size */
+    int nsizes, sync, cold, reps, readnv;
 } config;
 
 typedef struct timing {
     double create, write, read;
+    double wclose, ropen; /* phases: the write's close, the read's open */
+    double readnv;        /* container: the read again, without verification */
 } timing;
 
 static int rank, nranks;
@@ -80,7 +92,8 @@ static void container_write(const config *c, const char *path, uint64_t bytes, u
     lattio_container *h = NULL;
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
-    int rc = lattio_container_open(MPI_COMM_WORLD, path, LATTIO_MODE_CREATE, bytes, MPI_INFO_NULL,
+    uint64_t chunk = c->chunk && c->chunk < bytes ? c->chunk : bytes;
+    int rc = lattio_container_open(MPI_COMM_WORLD, path, LATTIO_MODE_CREATE, chunk, MPI_INFO_NULL,
                                    &opt, &h);
     if (rc < 0) die("container open", rc);
     double t1 = MPI_Wtime();
@@ -90,19 +103,27 @@ static void container_write(const config *c, const char *path, uint64_t bytes, u
         if ((rc = lattio_container_write(h, buf, k)) < 0) die("container write", rc);
         done += k;
     }
+    double tc = MPI_Wtime();
     if ((rc = lattio_container_close(h)) < 0) die("container close", rc);
     double t2 = MPI_Wtime();
     t->create = max_over_ranks(t1 - t0);
     t->write = max_over_ranks(t2 - t1);
+    t->wclose = max_over_ranks(t2 - tc);
 }
 
-static void container_read(const char *path, uint64_t bytes, unsigned char *buf, timing *t)
+static void container_read(const char *path, uint64_t bytes, unsigned char *buf, int verify,
+                           timing *t)
 {
     lattio_container *h = NULL;
+    lattio_container_options opt;
+    lattio_container_options_default(&opt);
+    opt.no_verify = !verify;
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
-    int rc = lattio_container_open(MPI_COMM_WORLD, path, LATTIO_MODE_READ, 0, MPI_INFO_NULL, NULL, &h);
+    int rc = lattio_container_open(MPI_COMM_WORLD, path, LATTIO_MODE_READ, 0, MPI_INFO_NULL, &opt, &h);
     if (rc < 0) die("container open for reading", rc);
+    double to = max_over_ranks(MPI_Wtime() - t0);
+    if (verify) t->ropen = to;
     for (uint64_t done = 0, p = 0; done < bytes; p++) {
         size_t k = bytes - done < PIECE ? (size_t)(bytes - done) : PIECE;
         uint64_t got = 0;
@@ -111,7 +132,9 @@ static void container_read(const char *path, uint64_t bytes, unsigned char *buf,
         done += k;
     }
     if ((rc = lattio_container_close(h)) < 0) die("container close after reading", rc);
-    t->read = max_over_ranks(MPI_Wtime() - t0);
+    double tr = max_over_ranks(MPI_Wtime() - t0);
+    if (verify) t->read = tr;
+    else t->readnv = tr;
 }
 
 /* --- task-local files ---------------------------------------------------- */
@@ -141,11 +164,13 @@ static void files_write(const config *c, const char *path, uint64_t bytes, unsig
         write_all(fd, buf, k);
         done += k;
     }
+    double tc = MPI_Wtime();
     if (c->sync && fsync(fd) != 0) die("fsync", 0);
     if (close(fd) != 0) die("close", 0);
     double t2 = MPI_Wtime();
     t->create = max_over_ranks(t1 - t0);
     t->write = max_over_ranks(t2 - t1);
+    t->wclose = max_over_ranks(t2 - tc);
 }
 
 static void files_read(const char *path, uint64_t bytes, unsigned char *buf, timing *t)
@@ -154,6 +179,7 @@ static void files_read(const char *path, uint64_t bytes, unsigned char *buf, tim
     double t0 = MPI_Wtime();
     int fd = open(path, O_RDONLY);
     if (fd < 0) die(path, 0);
+    t->ropen = max_over_ranks(MPI_Wtime() - t0);
     for (uint64_t done = 0, p = 0; done < bytes; p++) {
         size_t k = bytes - done < PIECE ? (size_t)(bytes - done) : PIECE;
         for (size_t have = 0; have < k;) {
@@ -197,13 +223,22 @@ static void run_case(const config *c, int container, uint64_t bytes, unsigned ch
         if (container) container_write(c, path, bytes, buf, &t);
         else files_write(c, path, bytes, buf, &t);
         if (c->cold) evict(path, container ? rank == 0 : 1);
-        if (container) container_read(path, bytes, buf, &t);
+        if (container) container_read(path, bytes, buf, 1, &t);
         else files_read(path, bytes, buf, &t);
+        if (container && c->readnv) {
+            if (c->cold) evict(path, rank == 0);
+            container_read(path, bytes, buf, 0, &t);
+        } else {
+            t.readnv = t.read;
+        }
         if (container ? rank == 0 : 1) unlink(path);
         MPI_Barrier(MPI_COMM_WORLD);
         if (r == 0 || t.create < best->create) best->create = t.create;
         if (r == 0 || t.write < best->write) best->write = t.write;
         if (r == 0 || t.read < best->read) best->read = t.read;
+        if (r == 0 || t.wclose < best->wclose) best->wclose = t.wclose;
+        if (r == 0 || t.ropen < best->ropen) best->ropen = t.ropen;
+        if (r == 0 || t.readnv < best->readnv) best->readnv = t.readnv;
     }
 }
 
@@ -215,12 +250,13 @@ static void run_mode(const config *c, const char *mode, unsigned char *buf)
     if (!container && rank == 0 && mkdir(dir, 0777) != 0 && errno != EEXIST) die(dir, 0);
     MPI_Barrier(MPI_COMM_WORLD);
     for (int s = 0; s < c->nsizes; s++) {
-        timing t = {0, 0, 0};
+        timing t = {0, 0, 0, 0, 0, 0};
         run_case(c, container, c->bytes[s], buf, &t);
         if (rank == 0)
-            printf("RESULT mode=%s n=%d bytes=%llu files=%d create=%.6f write=%.6f read=%.6f\n",
+            printf("RESULT mode=%s n=%d bytes=%llu files=%d create=%.6f write=%.6f read=%.6f "
+                   "wclose=%.6f ropen=%.6f readnv=%.6f\n",
                    mode, nranks, (unsigned long long)c->bytes[s], container ? 1 : nranks, t.create,
-                   t.write, t.read);
+                   t.write, t.read, t.wclose, t.ropen, t.readnv);
     }
     if (!container && rank == 0) rmdir(dir);
 }
@@ -233,10 +269,12 @@ static int parse(int argc, char **argv, config *c)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--sync") == 0) c->sync = 1;
+        else if (strcmp(a, "--readnv") == 0) c->readnv = 1;
         else if (strcmp(a, "--cold") == 0) c->cold = 1;
         else if (strcmp(a, "--dir") == 0 && v) c->dir = argv[++i];
         else if (strcmp(a, "--mode") == 0 && v) c->mode = argv[++i];
         else if (strcmp(a, "--reps") == 0 && v) c->reps = atoi(argv[++i]);
+        else if (strcmp(a, "--chunk") == 0 && v) c->chunk = strtoull(argv[++i], NULL, 10);
         else if (strcmp(a, "--bytes") == 0 && v) {
             char *s = argv[++i];
             while (*s && c->nsizes < MAX_SIZES) {
@@ -259,7 +297,8 @@ int main(int argc, char **argv)
     if (parse(argc, argv, &c) != 0) {
         if (rank == 0)
             fprintf(stderr, "usage: container_bench --dir DIR [--bytes B[,B...]] "
-                    "[--mode both|container|files|none] [--sync] [--cold] [--reps R]\n");
+                    "[--mode both|container|files|none] [--sync] [--cold] [--reps R] [--chunk C] "
+                    "[--readnv]\n");
         MPI_Finalize();
         return 2;
     }

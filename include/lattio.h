@@ -456,9 +456,11 @@ int lattio_container_reader_size(const lattio_container_reader *r, uint32_t task
 /* Read exactly n bytes at `offset` of task's stream.  ERR_CONTAINER_TASK,
  * ERR_RECORD_OVERRUN (beyond the stream), ERR_READ, ERR_CONTAINER_CHECKSUM
  * (unless NO_VERIFY: a chunk touched by the read fails its data CRC -- each
- * chunk is checked once, as a whole, the first time it is read; or the
- * read reaches the stream's end after reading it sequentially from 0 and
- * the stream CRC differs). */
+ * chunk is checked once, as a whole, the first time it is read, before any
+ * of its bytes is returned (a chunk of up to 64 MiB read in part is kept in
+ * a buffer of the reader, so it is read once); or the read reaches the
+ * stream's end after reading it sequentially from 0 and the stream CRC
+ * differs). */
 int lattio_container_reader_read(lattio_container_reader *r, uint32_t task, uint64_t offset,
                                  void *buf, size_t n);
 /* Local.  Describe physical file `index` (0 .. nfiles-1).  ERR_ARG beyond. */
@@ -1173,9 +1175,11 @@ typedef struct lattio_container_options {
                        system's block size (st_blksize) as rank 0 sees it */
     int in_place;   /* write under the final name (old file removed at open); needed
                        for a killed writer's file to be found under PATH */
-    int durable;    /* MPI_File_sync before the close renames */
+    int durable;    /* fsync (every rank, its chunks; then the footer) before the
+                       close renames */
     int recover;    /* read a container without footer (LATTIO_CONTAINER_RECOVER) */
-    int no_verify;  /* reading: skip chunk data and stream CRC checks */
+    int no_verify;  /* reading: skip chunk data and stream CRC checks (see
+                       lattio_container_read for when they happen) */
     uint32_t nfiles; /* writing: physical files (0, 1: one); rank r goes to file
                         r * nfiles / size (contiguous, balanced ranges) */
     MPI_Comm file_comm; /* writing, instead of nfiles (MPI_COMM_NULL: unused): a
@@ -1201,8 +1205,10 @@ void lattio_container_options_default(lattio_container_options *opt);
  * ERR_UNSUPPORTED).  CREATE writes "PATH.lattio-tmp.*" and renames it at a
  * successful close, as lattio_open.  chunk_hint: data bytes per chunk this
  * rank expects (the largest over ranks is used, rounded up so a chunk and
- * its trailer fill whole aligned blocks; ignored when reading).  `info` is
- * passed to MPI_File_open; `opt` may be NULL.  Reading checks the container
+ * its trailer fill whole aligned blocks; ignored when reading).  Data moves
+ * by pwrite/pread on each rank's own POSIX descriptor of the file (no
+ * MPI-IO; `info` is not used); MPI carries only the collective metadata
+ * (docs/format.md 8.8).  `opt` may be NULL.  Reading checks the container
  * as lattio_container_open_serial does; each rank reads the trailers of
  * tasks rank, rank + size, ... and the stream sizes are shared.  Several
  * physical files (opt->nfiles, opt->file_comm; docs/format.md 8.5): each is
@@ -1220,16 +1226,23 @@ int lattio_container_open(MPI_Comm comm, const char *path, int mode, uint64_t ch
 int lattio_container_write(lattio_container *c, const void *buf, uint64_t n);
 
 /* Local (read mode).  Read up to n bytes of the selected stream from its
- * position; *got receives the count (less than n only at the end). */
+ * position; *got receives the count (less than n only at the end).
+ * Verification (docs/format.md 8.6): a read continuing the in-order
+ * reading of a chunk returns its bytes as read and the chunk is checked
+ * by the read reaching its end, or by the call leaving it part-read (a
+ * read elsewhere, seek, select, close), which then returns
+ * ERR_CONTAINER_CHECKSUM; any other read returns only checked bytes. */
 int lattio_container_read(lattio_container *c, void *buf, uint64_t n, uint64_t *got);
-/* Local (read mode).  Set the position in the selected stream (0..size). */
+/* Local (read mode).  Set the position in the selected stream (0..size).
+ * ERR_CONTAINER_CHECKSUM: a chunk left part-read is damaged (the position
+ * is set all the same). */
 int lattio_container_seek(lattio_container *c, uint64_t pos);
 /* Local.  Position in this rank's stream (bytes written, or the read position). */
 uint64_t lattio_container_tell(const lattio_container *c);
 /* Local (read mode).  1 at the end of the selected stream (or none selected). */
 int lattio_container_eof(const lattio_container *c);
 /* Local (read mode).  Read task `task`'s stream from position 0 on.
- * ERR_CONTAINER_TASK. */
+ * ERR_CONTAINER_TASK; ERR_CONTAINER_CHECKSUM as lattio_container_seek. */
 int lattio_container_select(lattio_container *c, uint32_t task);
 /* Local.  Tasks in the container. */
 uint32_t lattio_container_ntasks(const lattio_container *c);
@@ -1239,11 +1252,13 @@ int lattio_container_stream_size(const lattio_container *c, uint32_t task, uint6
  * (ERR_NOT_FOUND when there is none).  Writing: task must be this rank's;
  * the CRC-32 of what it wrote so far.  ERR_CONTAINER_TASK.
  * Reading errors: lattio_container_read also returns ERR_CONTAINER_CHECKSUM
- * as lattio_container_reader_read does (unless opt->no_verify). */
+ * (unless opt->no_verify; in-order reads are checked as they go, see
+ * lattio_container_read). */
 int lattio_container_stream_crc(const lattio_container *c, uint32_t task, uint32_t *crc);
 
 /* Collective.  Writing: every rank's final trailer, the footer (rank 0),
- * then the rename when every rank succeeded.  Accepts NULL. */
+ * then the rename when every rank succeeded.  Reading: a chunk left
+ * part-read is checked (ERR_CONTAINER_CHECKSUM, agreed).  Accepts NULL. */
 int lattio_container_close(lattio_container *c);
 
 /* ------------------------------------------------------------------------ */

@@ -15,6 +15,41 @@ uint32_t lattio_cont_crc32(uint32_t crc, const void *buf, size_t n)
     return libdeflate_crc32(crc, buf, n);
 }
 
+/* Combining CRCs works on polynomials over GF(2) modulo the CRC's
+ * polynomial, in the CRC's bit-reversed form: bit 31 is x^0. */
+#define CRC_POLY 0xedb88320u
+
+/* a * b mod P. */
+static uint32_t mul_mod(uint32_t a, uint32_t b)
+{
+    uint32_t product = 0;
+    for (uint32_t bit = 1u << 31; bit && a; bit >>= 1) {
+        if (a & bit) {
+            product ^= b;
+            a ^= bit;
+        }
+        b = (b & 1) ? (b >> 1) ^ CRC_POLY : b >> 1; /* b * x */
+    }
+    return product;
+}
+
+/* x^(8 n) mod P: square-and-multiply over the bits of 8 n. */
+static uint32_t x_pow_8n(uint64_t n)
+{
+    uint32_t result = 1u << 31, square = 1u << 30; /* 1 and x */
+    for (int i = 0; i < 3; i++) square = mul_mod(square, square); /* x^8 */
+    for (; n; n >>= 1) {
+        if (n & 1) result = mul_mod(result, square);
+        square = mul_mod(square, square);
+    }
+    return result;
+}
+
+uint32_t lattio_cont_crc32_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b)
+{
+    return mul_mod(x_pow_8n(len_b), crc_a) ^ crc_b;
+}
+
 /* Store the CRC of bytes [0, size-4) in the last four bytes. */
 static void seal(unsigned char *p, size_t size)
 {

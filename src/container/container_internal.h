@@ -71,6 +71,9 @@ int lattio_cont_trailer_decode(const unsigned char in[LATTIO_CONT_TRAILER_SIZE],
 void lattio_cont_footer_encode(unsigned char out[LATTIO_CONT_FOOTER_SIZE], const lattio_cont_footer *f);
 int lattio_cont_footer_decode(const unsigned char in[LATTIO_CONT_FOOTER_SIZE], lattio_cont_footer *f);
 uint32_t lattio_cont_crc32(uint32_t crc, const void *buf, size_t n);
+/* The CRC-32 of A followed by B from crc_a = CRC(A), crc_b = CRC(B) and
+ * B's length: the stream CRC from chunk CRCs without a second pass. */
+uint32_t lattio_cont_crc32_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b);
 
 /* Geometry (geometry.c). */
 /* Fill a header for a new single-file container: stride = chunk_hint + 64
@@ -120,8 +123,15 @@ typedef struct lattio_cont_stream {
     uint64_t used;     /* bytes in that chunk */
     uint64_t total;    /* bytes in the stream */
     uint32_t crc;      /* CRC-32 of the chunk's bytes so far */
-    uint32_t stream_crc; /* CRC-32 of the stream so far */
+    uint32_t stream_crc; /* CRC-32 of the stream's chunks before `block` */
 } lattio_cont_stream;
+
+/* CRC-32 of the stream so far (the chunks before `block` and the current
+ * one's bytes, combined: each byte goes through the CRC once). */
+static inline uint32_t lattio_cont_stream_crc(const lattio_cont_stream *s)
+{
+    return lattio_cont_crc32_combine(s->stream_crc, s->crc, s->used);
+}
 
 /* Append n bytes: fills the current chunk, writes its trailer as soon as it
  * is full and continues in the next block; n may exceed a chunk. */
@@ -146,8 +156,13 @@ typedef struct lattio_cont_task_info {
     uint32_t crc;     /* that CRC */
     /* reading state (lattio_cont_read_stream) */
     unsigned char *checked; /* [chunks] 1 once the chunk's data CRC matched */
+    int pending;            /* in-order verification: chunk pend_block's bytes
+                               [0, pend_len) were returned, CRC pend_crc */
+    uint64_t pend_block, pend_len;
+    uint32_t pend_crc;
     uint64_t seq_pos;       /* bytes [0, seq_pos) were read in order ... */
-    uint32_t seq_crc;       /* ... and have this CRC */
+    uint32_t seq_crc;       /* ... and their chunks before seq_pos / capacity
+                               have this CRC (combined from verified chunks) */
 } lattio_cont_task_info;
 
 /* Read and check the header, and the footer in the file's last 64 bytes.
@@ -174,13 +189,49 @@ int lattio_cont_trailer_at(const lattio_source *src, const lattio_cont_header *h
  * ERR_CONTAINER_CHECKSUM. */
 int lattio_cont_verify_chunk(const lattio_source *src, const lattio_cont_header *h, uint32_t i,
                              uint64_t block);
-/* Read n bytes at pos (pos + n <= t->bytes) of local task i's stream.
- * verify: each chunk touched is checked once, as a whole; reading the
- * stream in order from 0 to its end checks the stream CRC.  Errors:
- * ERR_CONTAINER_CHECKSUM, ERR_NOMEM, read errors. */
+/* A verified chunk kept in memory so that a chunk read in pieces is read
+ * from the file once (docs/format.md 8.6): bytes [off, off + len) of the
+ * file behind src, whose chunk CRC matched.  Zero-initialised: empty. */
+typedef struct lattio_cont_cache {
+    unsigned char *buf;
+    size_t cap;               /* allocated bytes */
+    const lattio_source *src; /* NULL: nothing cached */
+    uint64_t off;
+    size_t len;
+} lattio_cont_cache;
+/* Chunks up to this many used bytes are cached; larger ones read in pieces
+ * are checked by a separate reading pass first. */
+#define LATTIO_CONT_CACHE_MAX ((uint64_t)64 << 20)
+void lattio_cont_cache_release(lattio_cont_cache *c);
+
+/* Verification modes of lattio_cont_read_stream. */
+enum {
+    LATTIO_CONT_VERIFY_NONE = 0,
+    LATTIO_CONT_VERIFY_STRICT = 1,  /* no byte returned before its chunk matched */
+    LATTIO_CONT_VERIFY_IN_ORDER = 2 /* in-order reads checked as they go (8.6) */
+};
+
+/* Read n bytes at pos (pos + n <= t->bytes) of local task i's stream,
+ * verified (docs/format.md 8.6) as `verify` says:
+ * - a read covering a chunk's whole used part checks what it read;
+ * - IN_ORDER: a read continuing the chunk's in-order reading (from its
+ *   first byte on) goes straight to buf and extends the chunk's CRC: the
+ *   bytes are returned before the chunk is checked, which happens at the
+ *   latest when a read reaches the chunk's end (it fails on a mismatch), or
+ *   lattio_cont_finish_pending when the caller leaves the chunk;
+ * - any other read of an unchecked chunk reads the chunk's used part once
+ *   into `cache` (<= LATTIO_CONT_CACHE_MAX bytes; larger chunks: a checking
+ *   pass, then the read) and serves this and later reads from it.
+ * Reading the stream in order from 0 to its end also checks the stream CRC
+ * (combined from the chunk CRCs).  Errors: ERR_CONTAINER_CHECKSUM,
+ * ERR_NOMEM, read errors. */
 int lattio_cont_read_stream(const lattio_source *src, const lattio_cont_header *h, uint32_t i,
-                            lattio_cont_task_info *t, int verify, uint64_t pos, void *buf,
-                            size_t n);
+                            lattio_cont_task_info *t, int verify, lattio_cont_cache *cache,
+                            uint64_t pos, void *buf, size_t n);
+/* Check the rest of a chunk left part-read by IN_ORDER reading (no-op when
+ * there is none): ERR_CONTAINER_CHECKSUM, read errors. */
+int lattio_cont_finish_pending(const lattio_source *src, const lattio_cont_header *h, uint32_t i,
+                               lattio_cont_task_info *t);
 /* Free the reading state of n task infos (not the array). */
 void lattio_cont_task_infos_release(lattio_cont_task_info *t, uint32_t n);
 

@@ -142,7 +142,7 @@ static int write_trailer(const lattio_cont_header *h, const lattio_cont_stream *
     lattio_cont_trailer t = {h->id, s->task, flags, s->block, s->used,
                              s->block * lattio_cont_capacity(h), s->crc, 0};
     if ((flags & LATTIO_CONT_FINAL) && (h->flags & LATTIO_CONT_HDR_STREAM_CRC))
-        t.stream_crc = s->stream_crc;
+        t.stream_crc = lattio_cont_stream_crc(s);
     RETURN_IF_ERROR(lattio_cont_chunk_offset(h, s->local, s->block, &off));
     lattio_cont_trailer_encode(buf, &t);
     return sink->write_at(sink->ctx, off + h->stride - LATTIO_CONT_TRAILER_SIZE, buf, sizeof buf);
@@ -156,6 +156,7 @@ int lattio_cont_stream_write(const lattio_cont_header *h, lattio_cont_stream *s,
     RETURN_IF(n && !buf, LATTIO_ERR_ARG);
     while (n > 0) {
         if (s->used == cap) { /* full chunk: its trailer went out; next block */
+            s->stream_crc = lattio_cont_crc32_combine(s->stream_crc, s->crc, cap);
             s->block++;
             s->used = 0;
             s->crc = 0;
@@ -165,7 +166,6 @@ int lattio_cont_stream_write(const lattio_cont_header *h, lattio_cont_stream *s,
         RETURN_IF_ERROR(lattio_cont_chunk_offset(h, s->local, s->block, &off));
         RETURN_IF_ERROR(sink->write_at(sink->ctx, off + s->used, p, (size_t)k));
         s->crc = lattio_cont_crc32(s->crc, p, (size_t)k);
-        s->stream_crc = lattio_cont_crc32(s->stream_crc, p, (size_t)k);
         s->used += k;
         s->total += k;
         p += k;

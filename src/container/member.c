@@ -85,6 +85,23 @@ int lattio_cont_member_find(const lattio_cont_member *m, uint32_t n, uint32_t ta
     return task - h->first_task < h->file_tasks ? (int)(lo - 1) : -1;
 }
 
+/* Extend *crc over bytes [from, to) at file offset base + from. */
+static int crc_range(const lattio_source *src, uint64_t base, uint64_t from, uint64_t to,
+                     uint32_t *crc)
+{
+    unsigned char *buf = lattio_malloc(LATTIO_CONT_PIECE);
+    RETURN_IF(!buf, LATTIO_ERR_NOMEM);
+    int rc = LATTIO_OK;
+    for (uint64_t done = from; rc == LATTIO_OK && done < to;) {
+        size_t k = to - done < LATTIO_CONT_PIECE ? (size_t)(to - done) : LATTIO_CONT_PIECE;
+        rc = lattio_source_read_exact(src, base + done, buf, k, LATTIO_ERR_CONTAINER_TRUNCATED);
+        *crc = lattio_cont_crc32(*crc, buf, k);
+        done += k;
+    }
+    lattio_free(buf);
+    return rc;
+}
+
 int lattio_cont_verify_chunk(const lattio_source *src, const lattio_cont_header *h, uint32_t i,
                              uint64_t block)
 {
@@ -93,18 +110,24 @@ int lattio_cont_verify_chunk(const lattio_source *src, const lattio_cont_header 
     uint32_t crc = 0;
     RETURN_IF_ERROR(lattio_cont_trailer_at(src, h, i, block, &t));
     RETURN_IF_ERROR(lattio_cont_chunk_offset(h, i, block, &off));
-    unsigned char *buf = lattio_malloc(LATTIO_CONT_PIECE);
-    RETURN_IF(!buf, LATTIO_ERR_NOMEM);
-    int rc = LATTIO_OK;
-    for (uint64_t done = 0; rc == LATTIO_OK && done < t.used;) {
-        size_t k = t.used - done < LATTIO_CONT_PIECE ? (size_t)(t.used - done) : LATTIO_CONT_PIECE;
-        rc = lattio_source_read_exact(src, off + done, buf, k, LATTIO_ERR_CONTAINER_TRUNCATED);
-        crc = lattio_cont_crc32(crc, buf, k);
-        done += k;
-    }
-    lattio_free(buf);
-    RETURN_IF_ERROR(rc);
+    RETURN_IF_ERROR(crc_range(src, off, 0, t.used, &crc));
     RETURN_IF(crc != t.data_crc, LATTIO_ERR_CONTAINER_CHECKSUM);
+    return LATTIO_OK;
+}
+
+int lattio_cont_finish_pending(const lattio_source *src, const lattio_cont_header *h, uint32_t i,
+                               lattio_cont_task_info *t)
+{
+    lattio_cont_trailer tr;
+    uint64_t off = 0;
+    if (!t || !t->pending) return LATTIO_OK;
+    t->pending = 0;
+    RETURN_IF_ERROR(lattio_cont_trailer_at(src, h, i, t->pend_block, &tr));
+    RETURN_IF_ERROR(lattio_cont_chunk_offset(h, i, t->pend_block, &off));
+    RETURN_IF(tr.used < t->pend_len, LATTIO_ERR_CONTAINER_CHUNK);
+    RETURN_IF_ERROR(crc_range(src, off, t->pend_len, tr.used, &t->pend_crc));
+    RETURN_IF(t->pend_crc != tr.data_crc, LATTIO_ERR_CONTAINER_CHECKSUM);
+    t->checked[t->pend_block] = 1;
     return LATTIO_OK;
 }
 
@@ -119,21 +142,122 @@ static int check_read_chunk(const lattio_source *src, const lattio_cont_header *
     return LATTIO_OK;
 }
 
-/* Extend the in-order CRC over bytes [pos, pos + k) and, at the stream's
- * end, compare it with the recorded stream CRC. */
-static int follow_stream(lattio_cont_task_info *t, int verify, uint64_t pos, const void *p, size_t k)
+void lattio_cont_cache_release(lattio_cont_cache *c)
 {
-    if (pos != t->seq_pos || k == 0) return LATTIO_OK;
-    t->seq_crc = lattio_cont_crc32(t->seq_crc, p, k);
-    t->seq_pos += k;
-    RETURN_IF(verify && t->has_crc && t->seq_pos == t->bytes && t->seq_crc != t->crc,
-              LATTIO_ERR_CONTAINER_CHECKSUM);
+    if (!c) return;
+    lattio_free(c->buf);
+    memset(c, 0, sizeof *c);
+}
+
+/* Serve [off, off + k) of src from the cache: 1 when it holds them. */
+static int cache_copy(const lattio_cont_cache *c, const lattio_source *src, uint64_t off, void *p,
+                      size_t k)
+{
+    if (!c || c->src != src || off < c->off || off - c->off > c->len || k > c->len - (off - c->off))
+        return 0;
+    memcpy(p, c->buf + (off - c->off), k);
+    return 1;
+}
+
+/* Read chunk b's `used` bytes at file offset `base` into the cache and
+ * check them; the cache holds them only when they matched. */
+static int cache_fill(lattio_cont_cache *c, const lattio_source *src, const lattio_cont_header *h,
+                      uint32_t i, uint64_t b, uint64_t base, size_t used)
+{
+    c->src = NULL;
+    if (used > c->cap) {
+        lattio_free(c->buf);
+        c->cap = 0;
+        c->buf = lattio_malloc(used);
+        RETURN_IF(!c->buf, LATTIO_ERR_NOMEM);
+        c->cap = used;
+    }
+    RETURN_IF_ERROR(lattio_source_read_exact(src, base, c->buf, used, LATTIO_ERR_CONTAINER_TRUNCATED));
+    RETURN_IF_ERROR(check_read_chunk(src, h, i, b, c->buf, used));
+    c->src = src;
+    c->off = base;
+    c->len = used;
+    return LATTIO_OK;
+}
+
+/* In-order reading of chunk b: k bytes straight into p, the chunk's CRC
+ * extended; checked when the chunk's `used` bytes are through. */
+static int read_in_order(const lattio_source *src, const lattio_cont_header *h, uint32_t i,
+                         lattio_cont_task_info *t, uint64_t b, uint64_t used, uint64_t off,
+                         unsigned char *p, size_t k)
+{
+    RETURN_IF_ERROR(lattio_source_read_exact(src, off, p, k, LATTIO_ERR_CONTAINER_TRUNCATED));
+    if (!t->pending) {
+        t->pending = 1;
+        t->pend_block = b;
+        t->pend_len = 0;
+        t->pend_crc = 0;
+    }
+    t->pend_crc = lattio_cont_crc32(t->pend_crc, p, k);
+    t->pend_len += k;
+    if (t->pend_len < used) return LATTIO_OK;
+    lattio_cont_trailer tr;
+    t->pending = 0;
+    RETURN_IF_ERROR(lattio_cont_trailer_at(src, h, i, b, &tr));
+    RETURN_IF(tr.used != used, LATTIO_ERR_CONTAINER_CHUNK);
+    RETURN_IF(t->pend_crc != tr.data_crc, LATTIO_ERR_CONTAINER_CHECKSUM);
+    t->checked[b] = 1;
+    return LATTIO_OK;
+}
+
+/* One read within chunk b: k bytes at data offset `in` (file offset off)
+ * into p, verified as lattio_cont_read_stream says. */
+static int read_piece(const lattio_source *src, const lattio_cont_header *h, uint32_t i,
+                      lattio_cont_task_info *t, lattio_cont_cache *cache, int in_order, uint64_t b,
+                      uint64_t in, uint64_t off, unsigned char *p, size_t k)
+{
+    const uint64_t cap = lattio_cont_capacity(h), rest = t->bytes - b * cap;
+    const uint64_t used = rest < cap ? rest : cap;
+    if (cache_copy(cache, src, off, p, k)) return LATTIO_OK;
+    if (b < t->chunks && !t->checked[b]) {
+        if (in == 0 && k == used) { /* the whole chunk: check what is read */
+            RETURN_IF_ERROR(lattio_source_read_exact(src, off, p, k, LATTIO_ERR_CONTAINER_TRUNCATED));
+            RETURN_IF_ERROR(check_read_chunk(src, h, i, b, p, k));
+            t->checked[b] = 1;
+            return LATTIO_OK;
+        }
+        if (in_order && (t->pending ? t->pend_block == b && in == t->pend_len : in == 0))
+            return read_in_order(src, h, i, t, b, used, off, p, k);
+        if (cache && used <= LATTIO_CONT_CACHE_MAX) {
+            RETURN_IF_ERROR(cache_fill(cache, src, h, i, b, off - in, (size_t)used));
+            t->checked[b] = 1;
+            if (cache_copy(cache, src, off, p, k)) return LATTIO_OK;
+            return LATTIO_FAIL(LATTIO_ERR_CONTAINER_CHUNK, "read beyond the chunk");
+        }
+        RETURN_IF_ERROR(lattio_cont_verify_chunk(src, h, i, b));
+        t->checked[b] = 1;
+    }
+    return lattio_source_read_exact(src, off, p, k, LATTIO_ERR_CONTAINER_TRUNCATED);
+}
+
+/* In-order reading from byte 0: fold the (verified) data CRCs of the
+ * chunks this read completes into the stream CRC, and at the stream's end
+ * compare it with the recorded one.  No byte goes through the CRC twice. */
+static int follow_stream(const lattio_source *src, const lattio_cont_header *h, uint32_t i,
+                         lattio_cont_task_info *t, uint64_t pos, size_t k)
+{
+    const uint64_t cap = lattio_cont_capacity(h), end = pos + k;
+    if (pos != t->seq_pos || k == 0 || !t->has_crc) return LATTIO_OK;
+    for (uint64_t b = pos / cap; b < t->chunks; b++) {
+        uint64_t chunk_end = (b + 1) * cap < t->bytes ? (b + 1) * cap : t->bytes;
+        if (chunk_end > end) break; /* not completed by this read */
+        lattio_cont_trailer tr;
+        RETURN_IF_ERROR(lattio_cont_trailer_at(src, h, i, b, &tr));
+        t->seq_crc = lattio_cont_crc32_combine(t->seq_crc, tr.data_crc, tr.used);
+    }
+    t->seq_pos = end;
+    RETURN_IF(t->seq_pos == t->bytes && t->seq_crc != t->crc, LATTIO_ERR_CONTAINER_CHECKSUM);
     return LATTIO_OK;
 }
 
 int lattio_cont_read_stream(const lattio_source *src, const lattio_cont_header *h, uint32_t i,
-                            lattio_cont_task_info *t, int verify, uint64_t pos, void *buf,
-                            size_t n)
+                            lattio_cont_task_info *t, int verify, lattio_cont_cache *cache,
+                            uint64_t pos, void *buf, size_t n)
 {
     const uint64_t cap = lattio_cont_capacity(h);
     unsigned char *p = buf;
@@ -142,17 +266,19 @@ int lattio_cont_read_stream(const lattio_source *src, const lattio_cont_header *
         t->checked = lattio_calloc((size_t)t->chunks, 1);
         RETURN_IF(!t->checked, LATTIO_ERR_NOMEM);
     }
+    /* leaving a part-read chunk: check its rest first */
+    if (t->pending && n && pos != t->pend_block * cap + t->pend_len)
+        RETURN_IF_ERROR(lattio_cont_finish_pending(src, h, i, t));
     while (n > 0) {
-        uint64_t b = pos / cap, off = 0, avail = 0, rest = t->bytes - b * cap;
+        uint64_t off = 0, avail = 0;
         RETURN_IF_ERROR(lattio_cont_locate(h, i, pos, &off, &avail));
         size_t k = avail < n ? (size_t)avail : n;
-        int check = verify && b < t->chunks && !t->checked[b];
-        int whole = check && pos % cap == 0 && k == (rest < cap ? rest : cap);
-        if (check && !whole) RETURN_IF_ERROR(lattio_cont_verify_chunk(src, h, i, b));
-        RETURN_IF_ERROR(lattio_source_read_exact(src, off, p, k, LATTIO_ERR_CONTAINER_TRUNCATED));
-        if (whole) RETURN_IF_ERROR(check_read_chunk(src, h, i, b, p, k));
-        if (check) t->checked[b] = 1;
-        RETURN_IF_ERROR(follow_stream(t, verify, pos, p, k));
+        if (verify)
+            RETURN_IF_ERROR(read_piece(src, h, i, t, cache, verify == LATTIO_CONT_VERIFY_IN_ORDER,
+                                       pos / cap, pos % cap, off, p, k));
+        else
+            RETURN_IF_ERROR(lattio_source_read_exact(src, off, p, k, LATTIO_ERR_CONTAINER_TRUNCATED));
+        if (verify) RETURN_IF_ERROR(follow_stream(src, h, i, t, pos, k));
         p += k;
         pos += k;
         n -= k;

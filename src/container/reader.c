@@ -12,6 +12,7 @@ struct lattio_container_reader {
     uint32_t nfiles;
     int *fds;                    /* [nfiles] */
     lattio_cont_member *m;       /* [nfiles] */
+    lattio_cont_cache cache;     /* verified chunk being read in pieces */
 };
 
 void lattio_container_reader_close(lattio_container_reader *r)
@@ -21,6 +22,7 @@ void lattio_container_reader_close(lattio_container_reader *r)
         if (r->fds && r->fds[k] >= 0) close(r->fds[k]);
         if (r->m) lattio_cont_member_release(&r->m[k]);
     }
+    lattio_cont_cache_release(&r->cache);
     lattio_free(r->fds);
     lattio_free(r->m);
     lattio_free(r);
@@ -211,8 +213,10 @@ int lattio_container_reader_read(lattio_container_reader *r, uint32_t task, uint
         return LATTIO_OK;
     }
     const lattio_cont_member *m = &r->m[k];
-    int verify = !(r->flags & LATTIO_CONTAINER_NO_VERIFY);
-    return lattio_cont_read_stream(&m->src, &m->h, task - m->h.first_task, t, verify, offset, buf, n);
+    int verify = r->flags & LATTIO_CONTAINER_NO_VERIFY ? LATTIO_CONT_VERIFY_NONE
+                                                        : LATTIO_CONT_VERIFY_STRICT;
+    return lattio_cont_read_stream(&m->src, &m->h, task - m->h.first_task, t, verify, &r->cache, offset,
+                                   buf, n);
 }
 
 int lattio_container_reader_chunk(lattio_container_reader *r, uint32_t task, uint64_t block,

@@ -1,7 +1,9 @@
 /* container_mpi.h -- the MPI task-local container handle (container.c:
  * open, close, writing; container_read.c: opening for reading;
  * container_rw.c: local calls; container_coalesce.c: coalesced close).
- * The on-disk logic is the MPI-free core's. */
+ * The on-disk logic is the MPI-free core's.  Data moves through each rank's
+ * own POSIX descriptor (pwrite/pread, as SIONlib does): task-local streams
+ * need no MPI-IO semantics; MPI carries only the collective metadata. */
 #ifndef LATTIO_CONTAINER_MPI_H
 #define LATTIO_CONTAINER_MPI_H
 
@@ -16,10 +18,11 @@ struct lattio_container {
     char *path, *tmp;              /* final and temporary base names (tmp NULL in place) */
     lattio_cont_header h;          /* writing: this rank's file; reading: file 0's */
     /* writing */
-    MPI_Comm fcomm;                /* the ranks writing this rank's file */
+    MPI_Comm fcomm;                /* the ranks writing this rank's file (comm
+                                      itself when there is one file) */
     int frank, fsize;
     uint32_t findex, nfiles;
-    MPI_File fh;                   /* this rank's file */
+    int fd;                        /* this rank's file (-1: none) */
     lattio_cont_stream s;
     lattio_cont_sink sink;
     int failed;
@@ -30,24 +33,27 @@ struct lattio_container {
     size_t cbuf_len, cbuf_cap;
     /* reading */
     uint32_t nread;                /* physical files open for reading */
-    MPI_File *fhs;                 /* [nread] */
+    int *fds;                      /* [nread] */
     lattio_cont_member *m;         /* [nread]; task tables shared between ranks */
+    lattio_cont_cache cache;       /* verified chunk being read in pieces */
     int has_task;
     uint32_t task;                 /* selected stream */
     uint64_t pos;
 };
 
-/* Positional MPI write of at most 1 GiB, independent: the stream sink. */
+/* Positional write (pwrite on c->fd), local: the stream sink. */
 int lattio_container_sink_write(void *ctx, uint64_t off, const void *buf, size_t n);
-/* A byte source over an open MPI file (independent reads); *fh must stay
- * where it is while the source is used. */
-int lattio_container_source(MPI_File *fh, lattio_source *src);
-/* Collective (reading).  Open the file set, read and share the metadata. */
-int lattio_container_start_reading(lattio_container *c, MPI_Info info);
+/* Collective (reading).  Open the file set, read and share the metadata:
+ * two collective calls whatever the number of ranks and files. */
+int lattio_container_start_reading(lattio_container *c);
 /* Collective over c->gcomm (writing, coalescing on): buffered streams of the
  * group written by its first rank; ranks that spilled write their final
  * trailer themselves.  Returns this rank's status (not agreed). */
 int lattio_container_coalesce_close(lattio_container *c);
+/* Reading: when the next read of the selected stream will not continue a
+ * chunk left part-read in order (task, pos: where it will be), check the
+ * chunk's rest now (docs/format.md 8.6): ERR_CONTAINER_CHECKSUM. */
+int lattio_container_leave_chunk(lattio_container *c, uint32_t task, uint64_t pos);
 /* This rank's stream bytes (written and buffered). */
 static inline uint64_t lattio_container_written(const lattio_container *c)
 {
@@ -56,7 +62,7 @@ static inline uint64_t lattio_container_written(const lattio_container *c)
 
 /* Test hook: close the file and free the handle without the final trailers,
  * the footer or the rename, as a writer killed before close leaves it.
- * Collective (closes the MPI file). */
+ * Local (closes the descriptors). */
 void lattio_container_test_abandon(lattio_container *c);
 
 #endif

@@ -1,53 +1,25 @@
 /* container_rw.c -- a task's stream in an MPI container: local writes
- * (buffered while coalescing), reads, seeks; no other rank takes part. */
+ * (buffered while coalescing), reads, seeks; no other rank takes part, and
+ * no MPI call is made: pwrite/pread on the rank's own descriptors. */
 #include "container_mpi.h"
 
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 int lattio_container_sink_write(void *ctx, uint64_t off, const void *buf, size_t n)
 {
-    lattio_container *c = ctx;
-    MPI_Status st;
-    int got = 0;
-    RETURN_IF(n > ((size_t)1 << 30) || off > (uint64_t)INT64_MAX - n, LATTIO_ERR_OVERFLOW);
-    int rc = MPI_CHECK(MPI_File_write_at(c->fh, (MPI_Offset)off, (void *)buf, (int)n, MPI_BYTE, &st),
-                       LATTIO_ERR_WRITE);
-    RETURN_IF_ERROR(rc);
-    RETURN_IF(n > 0 && (MPI_Get_count(&st, MPI_BYTE, &got) != MPI_SUCCESS || (size_t)got != n),
-              LATTIO_ERR_MPI_COUNT);
-    return LATTIO_OK;
-}
-
-static int mpi_read_at(const lattio_source *src, uint64_t off, void *buf, size_t n, size_t *got)
-{
-    MPI_File fh = *(MPI_File *)src->ctx;
-    unsigned char *p = buf;
-    *got = 0;
+    const lattio_container *c = ctx;
+    const unsigned char *p = buf;
     RETURN_IF(off > (uint64_t)INT64_MAX - n, LATTIO_ERR_OVERFLOW);
     while (n > 0) {
-        int k = n > ((size_t)1 << 30) ? 1 << 30 : (int)n, count = 0;
-        MPI_Status st;
-        RETURN_IF_ERROR(MPI_CHECK(MPI_File_read_at(fh, (MPI_Offset)(off + *got), p, k, MPI_BYTE, &st),
-                                  LATTIO_ERR_READ));
-        RETURN_IF(MPI_Get_count(&st, MPI_BYTE, &count) != MPI_SUCCESS, LATTIO_ERR_READ);
-        *got += (size_t)count;
-        p += count;
-        n -= (size_t)count;
-        if (count < k) break; /* end of file */
+        ssize_t k = pwrite(c->fd, p, n, (off_t)off);
+        if (k < 0 && errno == EINTR) continue;
+        RETURN_IF(k <= 0, LATTIO_ERR_WRITE);
+        p += k;
+        off += (uint64_t)k;
+        n -= (size_t)k;
     }
-    return LATTIO_OK;
-}
-
-int lattio_container_source(MPI_File *fh, lattio_source *src)
-{
-    MPI_Offset size = 0;
-    memset(src, 0, sizeof *src);
-    src->fd = -1;
-    src->ctx = fh;
-    src->read_at = mpi_read_at;
-    RETURN_IF_ERROR(MPI_CHECK(MPI_File_get_size(*fh, &size), LATTIO_ERR_STAT));
-    RETURN_IF(size < 0, LATTIO_ERR_STAT);
-    src->size = (uint64_t)size;
     return LATTIO_OK;
 }
 
@@ -122,7 +94,7 @@ int lattio_container_stream_crc(const lattio_container *c, uint32_t task, uint32
     RETURN_IF(!c || !crc, LATTIO_ERR_ARG);
     if (c->mode == LATTIO_MODE_CREATE) {
         RETURN_IF(task != (uint32_t)c->rank, LATTIO_ERR_CONTAINER_TASK);
-        *crc = c->cbuf_len ? lattio_cont_crc32(0, c->cbuf, c->cbuf_len) : c->s.stream_crc;
+        *crc = c->cbuf_len ? lattio_cont_crc32(0, c->cbuf, c->cbuf_len) : lattio_cont_stream_crc(&c->s);
         return LATTIO_OK;
     }
     RETURN_IF_ERROR(lookup(c, task, &m, &t));
@@ -131,16 +103,29 @@ int lattio_container_stream_crc(const lattio_container *c, uint32_t task, uint32
     return LATTIO_OK;
 }
 
+int lattio_container_leave_chunk(lattio_container *c, uint32_t task, uint64_t pos)
+{
+    lattio_cont_member *m = NULL;
+    lattio_cont_task_info *t = NULL;
+    if (c->mode != LATTIO_MODE_READ || !c->has_task || lookup(c, c->task, &m, &t) < 0 || !t ||
+        !t->pending)
+        return LATTIO_OK;
+    const uint64_t cap = lattio_cont_capacity(&m->h);
+    if (task == c->task && pos == t->pend_block * cap + t->pend_len) return LATTIO_OK;
+    return lattio_cont_finish_pending(&m->src, &m->h, c->task - m->h.first_task, t);
+}
+
 int lattio_container_select(lattio_container *c, uint32_t task)
 {
     lattio_cont_member *m = NULL;
     lattio_cont_task_info *t = NULL;
     RETURN_IF(!c, LATTIO_ERR_ARG);
     RETURN_IF_ERROR(lookup(c, task, &m, &t));
+    int rc = lattio_container_leave_chunk(c, task, 0);
     c->task = task;
     c->has_task = 1;
     c->pos = 0;
-    return LATTIO_OK;
+    return rc;
 }
 
 static uint64_t selected_size(const lattio_container *c)
@@ -163,7 +148,9 @@ int lattio_container_read(lattio_container *c, void *buf, uint64_t n, uint64_t *
     if (k == 0) return LATTIO_OK;
     RETURN_IF(k > SIZE_MAX, LATTIO_ERR_OVERFLOW);
     RETURN_IF_ERROR(lattio_cont_read_stream(&m->src, &m->h, c->task - m->h.first_task, t,
-                                            !c->opt.no_verify, c->pos, buf, (size_t)k));
+                                            c->opt.no_verify ? LATTIO_CONT_VERIFY_NONE
+                                                              : LATTIO_CONT_VERIFY_IN_ORDER,
+                                            &c->cache, c->pos, buf, (size_t)k));
     c->pos += k;
     *got = k;
     return LATTIO_OK;
@@ -175,8 +162,9 @@ int lattio_container_seek(lattio_container *c, uint64_t pos)
     RETURN_IF(c->mode != LATTIO_MODE_READ, LATTIO_ERR_STATE);
     RETURN_IF(!c->has_task, LATTIO_ERR_CONTAINER_TASK);
     RETURN_IF(pos > selected_size(c), LATTIO_ERR_RECORD_OVERRUN);
+    int rc = lattio_container_leave_chunk(c, c->task, pos);
     c->pos = pos;
-    return LATTIO_OK;
+    return rc;
 }
 
 uint64_t lattio_container_tell(const lattio_container *c)
