@@ -4,7 +4,7 @@ runs.  verify --json on every real file, on a file with a flipped link byte
 and on one without a checksum: the same exit status and stderr, the same
 JSON apart from the last digits of the parallel sums (plaquette, link
 trace, unitarity within 1e-12).  convert of ILDG/SciDAC files (read and
-written in parallel) and of NERSC (rank 0 alone): OUT has the serial OUT's
+written in parallel: a trace shows lattio_open per binary record) and of NERSC (rank 0 alone): OUT has the serial OUT's
 records with identical types, flags and payload bytes, except the <date>
 element of scidac-private-record-xml; both OUTs verify; a corrupt IN fails
 in both with the same message and no OUT."""
@@ -89,6 +89,11 @@ def main():
     tu.check(len(js) == len(real) and all(o["ok"] for o in js), "every real file ok")
     for name in tu.ALL_FILES:
         verify_same(opt, [tu.data_path(name)], name)
+    # the records are read through the MPI layer: lattio_open traces once per record
+    m = mu.run_mpi(opt, opt.np, ["verify", tu.data_path("t_qio.intel-scalar.lime")],
+                   env={"LATTIO_TRACE": "1"})
+    tu.check_eq(m.returncode, 0, "traced parallel verify")
+    tu.check_eq(m.stderr.count(b"file system"), 3, "t_qio's 3 binary records opened in parallel")
     data = bytearray(tu.read(tu.data_path("t_dprec_ildg.lime")))
     data[1936 + 144 + 5000] ^= 0x10
     tu.write("flip.lime", bytes(data))
