@@ -316,13 +316,31 @@ static int stage_out(mover *m, const void *local, uint64_t q, lattio_layout *cl)
     return LATTIO_OK;
 }
 
+/* Overlap of conversion and writing: on unless LATTIO_FIELD_OVERLAP=0 (the
+ * rounds' writes are then blocking; for measuring what overlap gains).
+ * Rank 0's setting counts (agreed in write_rounds). */
+static int overlap_wanted(void)
+{
+    const char *e = getenv("LATTIO_FIELD_OVERLAP");
+    return !(e && strcmp(e, "0") == 0);
+}
+
+/* Collective: round q's write, non-blocking (*req) or blocking. */
+static int start_write(mover *m, const lattio_layout *cl, int overlap, lattio_request **req)
+{
+    *req = NULL;
+    if (overlap) return lattio_lattice_iwrite_part(m->f, cl, 0, m->staging, req);
+    return lattio_lattice_write_part(m->f, cl, 0, m->staging);
+}
+
 /* Collective: every round's chunk into the open record, double buffered:
  * round q is staged while round q-1's non-blocking write runs. */
 static int write_rounds(mover *m, const void *local)
 {
     m->sum.suma = m->sum.sumb = 0;
     lattio_request *prev = NULL;
-    int rc = LATTIO_OK;
+    int overlap = overlap_wanted();
+    int rc = MPI_CHECK(MPI_Bcast(&overlap, 1, MPI_INT, 0, m->f->comm), LATTIO_ERR_MPI);
     for (uint64_t q = 0; q < m->rounds && rc == LATTIO_OK; q++) {
         lattio_layout cl;
         lattio_request *req = NULL;
@@ -331,7 +349,7 @@ static int write_rounds(mover *m, const void *local)
         lattio_prof_phase(m->f, LATTIO_PHASE_SYNC);
         const int wrc = lattio_wait(&prev);
         if (rc == LATTIO_OK) rc = wrc;
-        if (rc == LATTIO_OK) rc = lattio_lattice_iwrite_part(m->f, &cl, 0, m->staging, &req);
+        if (rc == LATTIO_OK) rc = start_write(m, &cl, overlap, &req);
         prev = req;
     }
     const int wrc = lattio_wait(&prev);
