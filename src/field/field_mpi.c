@@ -185,7 +185,9 @@ static int xor_over_ranks(lattio_file *f, lattio_scidac_sum *sum)
     return LATTIO_OK;
 }
 
-/* The moving state of one transfer. */
+/* The moving state of one transfer.  Writes alternate between two staging
+ * buffers: round q+1 is converted and checksummed into one while round q
+ * is written from the other (non-blocking, lattio_lattice_iwrite_part). */
 typedef struct mover {
     lattio_file *f;
     const lattio_layout *l;
@@ -193,13 +195,45 @@ typedef struct mover {
     int mem_fmt, disk_fmt;
     uint64_t elements;
     size_t disk_site;
-    unsigned char *staging;
+    unsigned char *staging;  /* the current round's buffer */
+    unsigned char *buf[2];   /* writes: both buffers; reads: buf[0] only */
+    unsigned char *block;    /* writes: one cache block of packed sites (memory format) */
+    uint64_t block_sites;
     uint64_t rounds;
     lattio_scidac_sum sum;
 } mover;
 
+/* Sites per fused pack/convert/checksum block: about 64 KiB, so the
+ * converted bytes are checksummed while they are still in the cache. */
+#define FUSE_BYTES (64u << 10)
+
+static void mover_free(mover *m)
+{
+    lattio_free(m->buf[0]);
+    lattio_free(m->buf[1]);
+    lattio_free(m->block);
+    m->buf[0] = m->buf[1] = m->block = m->staging = NULL;
+}
+
+/* Local: the buffers (two staging buffers and a block when writing). */
+static int mover_alloc(mover *m, size_t big, int writing)
+{
+    if (m->p.max_sites == 0) return LATTIO_OK;
+    RETURN_IF(m->p.max_sites > SIZE_MAX / big, LATTIO_ERR_NOMEM);
+    const size_t bytes = (size_t)(m->p.max_sites * big);
+    m->buf[0] = lattio_malloc(bytes);
+    RETURN_IF(!m->buf[0], LATTIO_ERR_NOMEM);
+    m->staging = m->buf[0];
+    if (!writing) return LATTIO_OK;
+    m->block_sites = FUSE_BYTES / m->l->site_bytes ? FUSE_BYTES / m->l->site_bytes : 1;
+    m->buf[1] = lattio_malloc(bytes);
+    m->block = lattio_malloc((size_t)m->block_sites * m->l->site_bytes);
+    RETURN_IF(!m->buf[1] || !m->block, LATTIO_ERR_NOMEM);
+    return LATTIO_OK;
+}
+
 static int mover_init(mover *m, lattio_file *f, const lattio_layout *l, const lattio_field_desc *d,
-                      int disk_fmt)
+                      int disk_fmt, int writing)
 {
     memset(m, 0, sizeof *m);
     m->f = f;
@@ -210,16 +244,12 @@ static int mover_init(mover *m, lattio_file *f, const lattio_layout *l, const la
     m->disk_site = (size_t)d->elements * lattio_real_size(disk_fmt);
     const size_t big = m->disk_site > l->site_bytes ? m->disk_site : l->site_bytes;
     make_plan(&m->p, l, big, staging_bound(d));
-    int rc = LATTIO_OK;
-    if (m->p.max_sites > 0) {
-        m->staging = m->p.max_sites <= SIZE_MAX / big
-                         ? lattio_malloc((size_t)(m->p.max_sites * big)) : NULL;
-        if (!m->staging) rc = LATTIO_FAIL(LATTIO_ERR_NOMEM, "staging");
-    }
+    int rc = mover_alloc(m, big, writing);
+    if (rc < 0) rc = LATTIO_FAIL(rc, "staging");
     m->rounds = m->p.nchunks;
     rc = lattio_agree(f->comm, rc);
     if (rc == LATTIO_OK) rc = lattio_agree(f->comm, max_over_ranks(f, &m->rounds));
-    if (rc < 0) lattio_free(m->staging);
+    if (rc < 0) mover_free(m);
     return rc;
 }
 
@@ -236,18 +266,49 @@ static int corrupt_left; /* test hook: chunks still to corrupt */
 
 void lattio_field_test_corrupt_writes(int n) { corrupt_left = n; }
 
-/* Local: pack, convert and checksum chunk q into staging. */
+/* Local: sites [s, s + k) of the chunk starting at the rank's site `first`
+ * (global rank of site s: `rank`), packed if needed, converted into
+ * staging and checksummed while hot; phases PACK and CHECKSUM. */
+static int fuse_block(mover *m, const void *local, uint64_t first, uint64_t s, uint64_t k,
+                      uint64_t rank)
+{
+    const size_t msite = m->l->site_bytes;
+    const unsigned char *src = (const unsigned char *)local + (first + s) * msite;
+    unsigned char *dst = m->staging + s * m->disk_site;
+    lattio_prof_phase(m->f, LATTIO_PHASE_PACK);
+    if (!packed_already(m->l)) {
+        RETURN_IF_ERROR(lattio_layout_pack(m->l, local, first + s, k, m->block));
+        src = m->block;
+    }
+    RETURN_IF_ERROR(lattio_convert_reals(dst, m->disk_fmt, src, m->mem_fmt,
+                                         (size_t)(k * m->elements)));
+    lattio_prof_phase(m->f, LATTIO_PHASE_CHECKSUM);
+    return lattio_scidac_sum_sites(&m->sum, dst, m->disk_site, k, rank);
+}
+
+/* Local: pack, convert and checksum chunk q into staging, one row along
+ * the fastest file dimension at a time, in blocks of m->block_sites. */
 static int stage_out(mover *m, const void *local, uint64_t q, lattio_layout *cl)
 {
     uint64_t first, n;
     chunk_box(&m->p, q, m->disk_site, cl, &first, &n);
     if (n == 0) return LATTIO_OK;
-    const unsigned char *src = m->staging;
-    if (packed_already(m->l)) src = (const unsigned char *)local + first * m->l->site_bytes;
-    else RETURN_IF_ERROR(lattio_layout_pack(m->l, local, first, n, m->staging));
-    RETURN_IF_ERROR(lattio_convert_reals(m->staging, m->disk_fmt, src, m->mem_fmt,
-                                         (size_t)(n * m->elements)));
-    RETURN_IF_ERROR(sum_chunk(cl, m->staging, m->disk_site, &m->sum));
+    const int nd = cl->ndims, fast = cl->file_order[nd - 1];
+    const uint64_t row = cl->count[fast];
+    uint64_t idx[LATTIO_MAX_DIMS] = {0}, coord[LATTIO_MAX_DIMS];
+    for (uint64_t r = 0; r * row < n; r++) {
+        for (int d = 0; d < nd; d++) coord[d] = cl->lo[d] + idx[d];
+        const uint64_t rank = lattio_layout_file_rank(cl, coord);
+        for (uint64_t j = 0; j < row; j += m->block_sites) {
+            const uint64_t k = row - j < m->block_sites ? row - j : m->block_sites;
+            RETURN_IF_ERROR(fuse_block(m, local, first, r * row + j, k, rank + j));
+        }
+        for (int i = nd - 2; i >= 0; i--) { /* next row: odometer over file dims */
+            const int d = cl->file_order[i];
+            if (++idx[d] < cl->count[d]) break;
+            idx[d] = 0;
+        }
+    }
     if (corrupt_left > 0) {
         corrupt_left--;
         m->staging[0] ^= 0x40;
@@ -255,16 +316,45 @@ static int stage_out(mover *m, const void *local, uint64_t q, lattio_layout *cl)
     return LATTIO_OK;
 }
 
-/* Collective: every round's chunk into the open record. */
+/* Overlap of conversion and writing: on unless LATTIO_FIELD_OVERLAP=0 (the
+ * rounds' writes are then blocking; for measuring what overlap gains).
+ * Rank 0's setting counts (agreed in write_rounds). */
+static int overlap_wanted(void)
+{
+    const char *e = getenv("LATTIO_FIELD_OVERLAP");
+    return !(e && strcmp(e, "0") == 0);
+}
+
+/* Collective: round q's write, non-blocking (*req) or blocking. */
+static int start_write(mover *m, const lattio_layout *cl, int overlap, lattio_request **req)
+{
+    *req = NULL;
+    if (overlap) return lattio_lattice_iwrite_part(m->f, cl, 0, m->staging, req);
+    return lattio_lattice_write_part(m->f, cl, 0, m->staging);
+}
+
+/* Collective: every round's chunk into the open record, double buffered:
+ * round q is staged while round q-1's non-blocking write runs. */
 static int write_rounds(mover *m, const void *local)
 {
     m->sum.suma = m->sum.sumb = 0;
-    for (uint64_t q = 0; q < m->rounds; q++) {
+    lattio_request *prev = NULL;
+    int overlap = overlap_wanted();
+    int rc = MPI_CHECK(MPI_Bcast(&overlap, 1, MPI_INT, 0, m->f->comm), LATTIO_ERR_MPI);
+    for (uint64_t q = 0; q < m->rounds && rc == LATTIO_OK; q++) {
         lattio_layout cl;
-        const int rc = stage_out(m, local, q, &cl);
-        RETURN_IF_ERROR(lattio_agree(m->f->comm, rc));
-        RETURN_IF_ERROR(lattio_lattice_write_part(m->f, &cl, 0, m->staging));
+        lattio_request *req = NULL;
+        m->staging = m->buf[q & 1];
+        rc = lattio_agree(m->f->comm, stage_out(m, local, q, &cl));
+        lattio_prof_phase(m->f, LATTIO_PHASE_SYNC);
+        const int wrc = lattio_wait(&prev);
+        if (rc == LATTIO_OK) rc = wrc;
+        if (rc == LATTIO_OK) rc = start_write(m, &cl, overlap, &req);
+        prev = req;
     }
+    const int wrc = lattio_wait(&prev);
+    RETURN_IF_ERROR(rc);
+    RETURN_IF_ERROR(wrc);
     return xor_over_ranks(m->f, &m->sum);
 }
 
@@ -439,23 +529,21 @@ static int put_metadata(lattio_file *f, const lattio_field_info *fi, int ildg)
     return LATTIO_OK;
 }
 
-int lattio_field_write(lattio_file *f, const lattio_field_desc *d, const lattio_layout *l,
+static int field_write(lattio_file *f, const lattio_field_desc *d, const lattio_layout *l,
                        const void *local, lattio_field_write_info *out)
 {
-    RETURN_IF(!f, LATTIO_ERR_ARG);
-    if (out) memset(out, 0, sizeof *out);
     RETURN_IF_ERROR(lattio_agree(f->comm, check_write_desc(d, l, local)));
     lattio_field_info fi;
     describe(&fi, d, l);
     const int ildg = d->kind == LATTIO_FIELD_ILDG_GAUGE;
     RETURN_IF_ERROR(put_metadata(f, &fi, ildg));
     mover m;
-    RETURN_IF_ERROR(mover_init(&m, f, l, d, d->disk_format));
+    RETURN_IF_ERROR(mover_init(&m, f, l, d, d->disk_format, 1));
     int retries = 0;
     int rc = lattio_record_begin(f, ildg ? "ildg-binary-data" : "scidac-binary-data",
                                  fi.volume * m.disk_site, 0, 0);
     if (rc == LATTIO_OK) rc = write_verified(&m, d, local, fi.volume, &retries);
-    lattio_free(m.staging);
+    mover_free(&m);
     if (rc == LATTIO_OK) rc = lattio_record_end(f, 0);
     if (out) {
         out->sum = m.sum;
@@ -465,6 +553,18 @@ int lattio_field_write(lattio_file *f, const lattio_field_desc *d, const lattio_
     RETURN_IF_ERROR(rc);
     fi.stored = m.sum;
     return put_record(f, &fi, LATTIO_REC_CHECKSUM, 0, 1);
+}
+
+/* Timed as one call (lattio_profile_get): conversion in PACK, the SciDAC
+ * sums in CHECKSUM, the record layer's phases as they come. */
+int lattio_field_write(lattio_file *f, const lattio_field_desc *d, const lattio_layout *l,
+                       const void *local, lattio_field_write_info *out)
+{
+    RETURN_IF(!f, LATTIO_ERR_ARG);
+    if (out) memset(out, 0, sizeof *out);
+    lattio_prof_begin(f, LATTIO_PHASE_SETUP);
+    const int rc = field_write(f, d, l, local, out);
+    return lattio_prof_end(f, rc, 0);
 }
 
 /* --- reading -------------------------------------------------------------- */
@@ -582,11 +682,11 @@ int lattio_field_read(lattio_file *f, int index, const lattio_field_desc *d,
     rc = lattio_agree(f->comm, check_read(&fi, d, l, local));
     mover m;
     const int disk = fi.precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE;
-    if (rc == LATTIO_OK) rc = mover_init(&m, f, l, d, disk);
+    if (rc == LATTIO_OK) rc = mover_init(&m, f, l, d, disk, 0);
     int state = 0;
     if (rc == LATTIO_OK) {
         rc = read_rounds(&m, local);
-        lattio_free(m.staging);
+        mover_free(&m);
         if (rc == LATTIO_OK) rc = judge(f, &fi, d, &m, &state);
         if (info) {
             info->computed = m.sum;

@@ -104,6 +104,18 @@ int lattio_read_at(lattio_file *f, uint64_t off, void *buf, uint64_t count);
  * lattio_wait does) and return the first agreed error.  OK when none. */
 int lattio_requests_finish(lattio_file *f);
 
+/* Collective.  Non-blocking partial lattice write from a borrowed buffer
+ * holding this rank's sites packed in file order (lattio_packing_is_identity
+ * must hold for l): checks as lattio_lattice_write_part; the buffer must
+ * not change until lattio_wait(req).  Where the chosen strategy is
+ * collective (no collective MPI-IO call may run while a request is pending)
+ * the write completes at once and *req is NULL.  (lattice.c; the request
+ * itself: lattio_request_write_packed in request.c, checks done.) */
+int lattio_lattice_iwrite_part(lattio_file *f, const lattio_layout *l, uint64_t offset,
+                               const void *packed, lattio_request **req);
+int lattio_request_write_packed(lattio_file *f, const lattio_layout *l, uint64_t offset,
+                                const void *packed, lattio_request **req);
+
 /* The current record of a file being read, NULL when there is none. */
 static inline const lattio_record_info *lattio_current_record(const lattio_file *f)
 {

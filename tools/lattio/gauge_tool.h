@@ -42,4 +42,42 @@ int verify_file(const char *path, verify_report *rep, double **u);
 void verify_print_text(FILE *f, const verify_report *rep);
 void verify_print_json(FILE *f, const verify_report *rep);
 
+/* `lattio convert` (cmd_convert.c, convert_mpi.c). */
+typedef struct convert_args {
+    const char *in, *out;
+    int format, precision, rows;
+} convert_args;
+
+void convert_report_problems(const verify_report *rep, const char *what);
+double max_diff(const double *a, const double *b, uint64_t n);
+int convert_compare(const verify_report *in, const verify_report *out, double d, int precision,
+                    int rows);
+void convert_print(const convert_args *a, const verify_report *in, const verify_report *out,
+                   int precision);
+int convert_precision(const convert_args *a, int in_precision);
+/* Rank 0: IN is a LIME file and OUT ILDG or SciDAC (convert_parallel applies). */
+int convert_in_parallel(const convert_args *a);
+/* Collective under MPI: the conversion with the parallel reader and writer. */
+int convert_parallel(const convert_args *a);
+
+/* Under MPI (verify_mpi.c): rank 0's verify_file reads each binary record
+ * through this hook when set (and u == NULL): it returns the read status
+ * (LATTIO_OK or ERR_CHECKSUM) with the computed sum and, for a gauge field,
+ * its observables; VR_SERIAL when the record is to be read serially. */
+#define VR_SERIAL 1
+typedef int (*verify_field_fn)(const char *path, const lattio_field_info *fi, int gauge,
+                               lattio_scidac_sum *computed, lattio_gauge_stats *stats);
+extern verify_field_fn verify_field_hook;
+
+/* verify_file on one rank; under MPI collective: every binary record of a
+ * LIME file read with lattio_field_read over the ranks (slabs of the
+ * slowest dimension), gauge observables with lattio_gauge_stats_mpi; other
+ * formats on rank 0.  *rep and the result are valid on rank 0. */
+int verify_file_any(const char *path, verify_report *rep);
+
+/* Under MPI, after verify_file_any: the gauge field it read in parallel
+ * (this rank's slab, native doubles, layout *l), handed to the caller (free
+ * with free()); 0 when there is none (on every rank alike). */
+int verify_take_gauge(lattio_layout *l, double **local);
+
 #endif

@@ -1,0 +1,111 @@
+/* convert_mpi.c -- `lattio convert` under an MPI launcher for ILDG/SciDAC
+ * files: IN verified and read in parallel (verify_file_any keeps the gauge
+ * field, a slab of t per rank), OUT written with lattio_field_write
+ * (verify-after-write, one rewrite allowed) under a temporary name,
+ * verified in parallel and compared link by link (largest difference
+ * reduced over the ranks), then renamed by rank 0.  The record set equals
+ * lattio_gauge_write's, so the bytes equal a serial run's apart from the
+ * date in scidac-private-record-xml. */
+#include "gauge_tool.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int convert_in_parallel(const convert_args *a)
+{
+    int format = 0;
+    if (a->format != LATTIO_GAUGE_ILDG && a->format != LATTIO_GAUGE_SCIDAC) return 0;
+    return lattio_gauge_detect(a->in, &format) == LATTIO_OK && format == LATTIO_GAUGE_ILDG;
+}
+
+/* What rank 0 tells the others after verifying IN. */
+typedef struct convert_plan {
+    int ok, precision;
+    char tmp[4096];
+} convert_plan;
+
+/* Collective: write the distributed field to p->tmp. */
+static int write_out(const convert_args *a, const convert_plan *p, const lattio_layout *l,
+                     const double *u)
+{
+    lattio_options opt;
+    lattio_options_default(&opt);
+    opt.in_place = 1; /* p->tmp is already a temporary name */
+    lattio_file *f = NULL;
+    int rc = lattio_open(MPI_COMM_WORLD, p->tmp, LATTIO_MODE_CREATE, MPI_INFO_NULL, &opt, &f);
+    if (rc == LATTIO_OK) {
+        lattio_field_desc d;
+        lattio_field_desc_default(&d, a->format == LATTIO_GAUGE_ILDG ? LATTIO_FIELD_ILDG_GAUGE
+                                                                     : LATTIO_FIELD_SU3_GAUGE,
+                                  LATTIO_REAL_F64_NATIVE,
+                                  p->precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE, 72);
+        /* as lattio_gauge_write: its record XML; file XML and LFN are the defaults */
+        d.record_xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(3) gauge field</info>";
+        d.verify = 1;
+        d.verify_retries = 1;
+        rc = lattio_field_write(f, &d, l, u, NULL);
+    }
+    const int crc = lattio_close(f);
+    return rc != LATTIO_OK ? rc : crc;
+}
+
+/* Collective: verify p->tmp and compare it with IN's field u. */
+static int check_out(const convert_args *a, const convert_plan *p, const verify_report *in,
+                     const lattio_layout *l, const double *u)
+{
+    static verify_report out;
+    const int ok = verify_file_any(p->tmp, &out);
+    lattio_layout lv;
+    double *v = NULL;
+    const int have = verify_take_gauge(&lv, &v);
+    double d = 0;
+    if (have) {
+        const uint64_t n = lattio_layout_local_sites(l) * 72;
+        d = lattio_layout_local_sites(&lv) == lattio_layout_local_sites(l) ? max_diff(u, v, n) : 1e300;
+        MPI_Allreduce(MPI_IN_PLACE, &d, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    }
+    free(v);
+    if (tool_rank() != 0) return TOOL_OK;
+    if (!ok || !have) {
+        convert_report_problems(&out, "written file holds no gauge field (ERR_VERIFY)");
+        return TOOL_FAIL;
+    }
+    const int rows = 3;
+    const int ret = convert_compare(in, &out, d, p->precision, rows);
+    if (ret == TOOL_OK) convert_print(a, in, &out, p->precision);
+    return ret;
+}
+
+int convert_parallel(const convert_args *a)
+{
+    static verify_report in;
+    const int ok = verify_file_any(a->in, &in);
+    lattio_layout l;
+    double *u = NULL;
+    const int have = verify_take_gauge(&l, &u);
+    convert_plan p;
+    memset(&p, 0, sizeof p);
+    if (tool_rank() == 0) {
+        p.ok = ok && have && in.has_gauge;
+        p.precision = convert_precision(a, in.info.precision);
+        snprintf(p.tmp, sizeof p.tmp, "%s.lattio-convert.%ld", a->out, (long)getpid());
+        if (!p.ok) convert_report_problems(&in, "no gauge field to convert (ERR_UNSUPPORTED)");
+    }
+    tool_mpi_bcast(&p, sizeof p, 0);
+    if (!p.ok) {
+        free(u);
+        return TOOL_FAIL;
+    }
+    int ret = TOOL_OK;
+    const int rc = write_out(a, &p, &l, u);
+    if (rc != LATTIO_OK) ret = tool_status_error("convert", a->out, rc, "%s", " (writing)");
+    else ret = check_out(a, &p, &in, &l, u);
+    free(u);
+    ret = tool_mpi_share_status(ret);
+    if (tool_rank() == 0 && ret == TOOL_OK && rename(p.tmp, a->out) != 0)
+        ret = tool_error("convert", a->out, "renaming the verified file into place failed (ERR_RENAME)");
+    if (tool_rank() == 0 && ret != TOOL_OK) unlink(p.tmp);
+    return ret;
+}

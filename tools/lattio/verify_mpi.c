@@ -1,0 +1,156 @@
+/* verify_mpi.c -- `lattio verify` (and `lattio convert`'s checks) under an
+ * MPI launcher.  Rank 0 runs the serial verification (structure, metadata,
+ * printing); each binary record it meets is announced to the other ranks,
+ * and all of them read it with lattio_field_read (slabs of the slowest
+ * dimension, checksum compared in parallel) and, for a gauge field, compute
+ * the observables with lattio_gauge_stats_mpi.  Records lattio_field_read
+ * cannot take (global or subset data, integer precisions) and records it
+ * fails on for another reason than the checksum are read serially by rank
+ * 0, so the report's wording is the serial one. */
+#include "gauge_tool.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { OP_DONE = 0, OP_FIELD = 1 };
+
+/* What rank 0 announces: read field `index` of the current file. */
+typedef struct par_cmd {
+    int op, index, nd, gauge;
+    uint64_t dims[LATTIO_MAX_DIMS];
+    uint64_t elements;
+} par_cmd;
+
+/* The last gauge field read in parallel (kept for `lattio convert`). */
+static struct {
+    int have;
+    lattio_layout l;
+    double *local;
+} kept;
+
+/* Local: this rank's slab of the slowest dimension, file order = reversed
+ * dimension order (x fastest), native doubles. */
+static int slab_layout(const par_cmd *c, lattio_layout *l)
+{
+    uint64_t lo[LATTIO_MAX_DIMS] = {0}, count[LATTIO_MAX_DIMS];
+    memcpy(count, c->dims, sizeof count);
+    const int slow = c->nd - 1;
+    int rc = lattio_split(c->dims[slow], (uint64_t)tool_nranks(), (uint64_t)tool_rank(), &lo[slow],
+                          &count[slow]);
+    if (rc == LATTIO_OK) rc = lattio_layout_init(l, c->nd, c->dims, lo, count, c->elements * 8);
+    for (int d = 0; rc == LATTIO_OK && d < c->nd; d++)
+        l->file_order[d] = l->mem_order[d] = c->nd - 1 - d;
+    return rc == LATTIO_OK ? lattio_layout_check(l) : rc;
+}
+
+/* Collective: the most negative status of any rank. */
+static int agree(int rc)
+{
+    int all = rc;
+    MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all;
+}
+
+/* Collective: read field c->index of path over the ranks. */
+static int par_read(const char *path, const par_cmd *c, lattio_scidac_sum *computed,
+                    lattio_gauge_stats *stats)
+{
+    lattio_layout l;
+    double *local = NULL;
+    int rc = slab_layout(c, &l);
+    const uint64_t n = rc == LATTIO_OK ? lattio_layout_local_sites(&l) * c->elements : 0;
+    if (rc == LATTIO_OK && !(local = malloc(n ? n * sizeof *local : 1))) rc = LATTIO_ERR_NOMEM;
+    rc = agree(rc);
+    lattio_file *f = NULL;
+    if (rc == LATTIO_OK)
+        rc = lattio_open(MPI_COMM_WORLD, path, LATTIO_MODE_READ, MPI_INFO_NULL, NULL, &f);
+    if (rc == LATTIO_OK) {
+        lattio_field_desc d;
+        lattio_field_desc_default(&d, LATTIO_FIELD_GENERIC, LATTIO_REAL_F64_NATIVE,
+                                  LATTIO_REAL_F64_BE, c->elements);
+        lattio_field_read_info info;
+        rc = lattio_field_read(f, c->index, &d, &l, local, &info);
+        *computed = info.computed;
+        lattio_field_info_free(&info.field);
+    }
+    lattio_close(f);
+    if (c->gauge && (rc == LATTIO_OK || rc == LATTIO_ERR_CHECKSUM)) {
+        const int src = lattio_gauge_stats_mpi(MPI_COMM_WORLD, &l, local, stats);
+        if (src != LATTIO_OK) rc = src;
+    }
+    if (c->gauge && rc == LATTIO_OK) {
+        free(kept.local);
+        kept.have = 1, kept.l = l, kept.local = local;
+        local = NULL;
+    }
+    free(local);
+    return rc;
+}
+
+/* Rank 0: a record lattio_field_read can take, as a command. */
+static int parallel_ok(const lattio_field_info *fi, par_cmd *c)
+{
+    memset(c, 0, sizeof *c);
+    if (fi->recordtype != 0 || (fi->precision != 32 && fi->precision != 64)) return 0;
+    if (fi->nd < 1 || fi->nd > LATTIO_MAX_DIMS || fi->volume == 0) return 0;
+    const uint64_t bytes = fi->typesize * fi->datacount, real = (uint64_t)fi->precision / 8;
+    if (bytes == 0 || bytes % real) return 0;
+    c->op = OP_FIELD;
+    c->index = fi->index;
+    c->nd = fi->nd;
+    memcpy(c->dims, fi->dims, sizeof c->dims);
+    c->elements = bytes / real;
+    return 1;
+}
+
+static int root_hook(const char *path, const lattio_field_info *fi, int gauge,
+                     lattio_scidac_sum *computed, lattio_gauge_stats *stats)
+{
+    par_cmd c;
+    if (!parallel_ok(fi, &c)) return VR_SERIAL;
+    c.gauge = gauge;
+    tool_mpi_bcast(&c, sizeof c, 0);
+    const int rc = par_read(path, &c, computed, stats);
+    return rc == LATTIO_OK || rc == LATTIO_ERR_CHECKSUM ? rc : VR_SERIAL;
+}
+
+/* Ranks other than 0: take part in every read rank 0 announces. */
+static void follow(const char *path)
+{
+    for (;;) {
+        par_cmd c;
+        tool_mpi_bcast(&c, sizeof c, 0);
+        if (c.op != OP_FIELD) return;
+        lattio_scidac_sum s;
+        lattio_gauge_stats st;
+        par_read(path, &c, &s, &st);
+    }
+}
+
+int verify_file_any(const char *path, verify_report *rep)
+{
+    if (tool_nranks() < 2) return verify_file(path, rep, NULL);
+    free(kept.local);
+    kept.have = 0, kept.local = NULL;
+    if (tool_rank() != 0) {
+        follow(path);
+        return 1;
+    }
+    verify_field_hook = root_hook;
+    const int ok = verify_file(path, rep, NULL);
+    verify_field_hook = NULL;
+    par_cmd done;
+    memset(&done, 0, sizeof done);
+    tool_mpi_bcast(&done, sizeof done, 0);
+    return ok;
+}
+
+int verify_take_gauge(lattio_layout *l, double **local)
+{
+    *local = NULL;
+    if (!kept.have) return 0;
+    *l = kept.l;
+    *local = kept.local;
+    kept.have = 0, kept.local = NULL;
+    return 1;
+}
