@@ -914,8 +914,8 @@ enum lattio_strategy {
                                         from the layout: independent when every rank's
                                         contiguous file runs are >= 1 MiB (t-slabs) or at one
                                         rank, else aggregate with one aggregator per node
-                                        (on one node: serial) unless cb_nodes says otherwise
-                                        (src/io/lattice.c) */
+                                        (on one node: serial) unless cb_nodes says otherwise;
+                                        reads are independent (src/io/lattice.c) */
     LATTIO_STRATEGY_INDEPENDENT = 1, /* each rank writes/reads its own runs, non-collective MPI-IO */
     LATTIO_STRATEGY_COLLECTIVE = 2,  /* file view + MPI-IO collective calls (two-phase inside
                                         MPI); writes are read back and repaired where the MPI
@@ -1288,7 +1288,7 @@ typedef struct lattio_field_desc {
     const char *lfn;      /* ildg-data-lfn; NULL: "lattio" */
     const char *file_xml, *record_xml; /* user XML written verbatim; NULL: a short default */
     const char *date;     /* private record date; NULL: now (UTC) */
-    uint64_t staging_bytes; /* bound of the conversion buffer per rank; 0: the environment's
+    uint64_t staging_bytes; /* bound of each of the two conversion buffers per rank; 0: the environment's
                                LATTIO_STAGING_BYTES, else 32 MiB (at least one site) */
     int verify;           /* writing: re-read the binary record and compare its checksum */
     int verify_retries;   /* writing: rewrites allowed after a failed verification */
@@ -1319,7 +1319,9 @@ typedef struct lattio_field_write_info {
  * most d->staging_bytes in slabs of its box (rounds agreed between ranks,
  * with empty boxes when a rank has finished), are converted to the disk
  * format, checksummed with their global site ranks and written with
- * lattio_lattice_write_part.  With d->verify the binary record is re-read
+ * lattio_lattice_write_part.  Two such buffers (plus a 64 KiB block) are used:
+ * round k+1 is converted while round k is written with a non-blocking write
+ * (LATTIO_FIELD_OVERLAP=0 in the environment writes each round blocking).  With d->verify the binary record is re-read
  * (a split of the record over the ranks that differs from the writing one)
  * before it is closed; a mismatch rewrites it, up to d->verify_retries
  * times, then ERR_VERIFY (the file is not renamed at close).  `out` may be

@@ -201,16 +201,23 @@ static uint64_t shortest_run(const lattio_layout *l)
  * t-slab runs (>= 4.7 MiB per rank here) make independent the fastest, at
  * the POSIX baseline; with the x,y split's 9 KiB runs serial (one
  * aggregator) was the fastest writer under both MPI-IO components and the
- * fastest reader under ROMIO, 2.5-5x faster than independent there. */
+ * fastest reader under ROMIO, 2.5-5x faster than independent there.
+ * Re-measured on the merged code with a quieter machine (lattio bench, the
+ * same lattice, 3 reps, 1-min load 1.7-3.9, README "lattio bench" table):
+ * for fine x,y splits independent reads were 1.8-2.7x faster than serial or
+ * aggregate reads at 2 and 4 ranks under both components (ompio np4: 4851
+ * against 2000 MiB/s), while aggregate/serial stayed the faster writers
+ * (ompio np4 1452/1094 against 1064 MiB/s independent): the default reads
+ * independently whatever the layout. */
 #define AUTO_MIN_RUN ((uint64_t)1 << 20)
 
 /* Local.  The measured default from the shortest run of any rank: the
  * strategy, and for the aggregate strategy the default number of
  * aggregators in *naggs (one per node, as ROMIO's cb_nodes; on one node this
  * is the serial strategy; a cb_nodes hint still overrides it). */
-static int auto_strategy(const lattio_file *f, uint64_t min_run, uint64_t *naggs)
+static int auto_strategy(const lattio_file *f, uint64_t min_run, int writing, uint64_t *naggs)
 {
-    if (f->size == 1 || min_run >= AUTO_MIN_RUN) return LATTIO_STRATEGY_INDEPENDENT;
+    if (!writing || f->size == 1 || min_run >= AUTO_MIN_RUN) return LATTIO_STRATEGY_INDEPENDENT;
     *naggs = (uint64_t)f->nnodes;
     return LATTIO_STRATEGY_AGGREGATE;
 }
@@ -220,7 +227,8 @@ static int auto_strategy(const lattio_file *f, uint64_t min_run, uint64_t *naggs
  * measured default chosen from the layout (the same on every rank: one
  * reduction of the status and the shortest run).  Rank 0's explicit choice
  * is used everywhere (all ranks must make the same calls). */
-static int choose_strategy(lattio_file *f, const lattio_layout *l, int *strategy, uint64_t *naggs)
+static int choose_strategy(lattio_file *f, const lattio_layout *l, int writing, int *strategy,
+                           uint64_t *naggs)
 {
     int s = f->opt.strategy;
     if (s == LATTIO_STRATEGY_AUTO) s = strategy_from_environment();
@@ -234,7 +242,7 @@ static int choose_strategy(lattio_file *f, const lattio_layout *l, int *strategy
     RETURN_IF_ERROR((int)all[0]);
     RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(&s, 1, MPI_INT, 0, f->comm), LATTIO_ERR_MPI));
     *naggs = 0;
-    if (s == LATTIO_STRATEGY_AUTO) s = auto_strategy(f, (uint64_t)all[1], naggs);
+    if (s == LATTIO_STRATEGY_AUTO) s = auto_strategy(f, (uint64_t)all[1], writing, naggs);
     /* while a non-blocking request is pending: independent transfers only
      * (no collective MPI-IO call; npending is equal on every rank) */
     if (f->npending > 0) s = LATTIO_STRATEGY_INDEPENDENT;
@@ -269,7 +277,7 @@ static int lattice_write(lattio_file *f, const lattio_layout *l, uint64_t offset
     RETURN_IF_ERROR(same_lattice(f, l, rc, partial));
     int strategy = LATTIO_STRATEGY_INDEPENDENT;
     uint64_t naggs = 0;
-    rc = choose_strategy(f, l, &strategy, &naggs);
+    rc = choose_strategy(f, l, 1, &strategy, &naggs);
     /* aggregate and serial write whole file windows, which a partial call
      * does not fill: its pieces go out independently (equal on every rank) */
     if (partial && (strategy == LATTIO_STRATEGY_AGGREGATE || strategy == LATTIO_STRATEGY_SERIAL))
@@ -292,7 +300,7 @@ static int lattice_read(lattio_file *f, const lattio_layout *l, uint64_t offset,
     RETURN_IF_ERROR(same_lattice(f, l, rc, partial));
     int strategy = LATTIO_STRATEGY_INDEPENDENT;
     uint64_t naggs = 0;
-    RETURN_IF_ERROR(choose_strategy(f, l, &strategy, &naggs));
+    RETURN_IF_ERROR(choose_strategy(f, l, 0, &strategy, &naggs));
     if (partial && (strategy == LATTIO_STRATEGY_AGGREGATE || strategy == LATTIO_STRATEGY_SERIAL))
         strategy = LATTIO_STRATEGY_INDEPENDENT; /* their domains assume a full lattice */
     rc = move_with(f, strategy, naggs, l, r->data_offset + offset, local, 0);
@@ -337,7 +345,7 @@ static int lattice_iwrite_part(lattio_file *f, const lattio_layout *l, uint64_t 
     RETURN_IF_ERROR(same_lattice(f, l, rc, 1));
     int strategy = LATTIO_STRATEGY_INDEPENDENT;
     uint64_t naggs = 0;
-    RETURN_IF_ERROR(lattio_agree(f->comm, choose_strategy(f, l, &strategy, &naggs)));
+    RETURN_IF_ERROR(lattio_agree(f->comm, choose_strategy(f, l, 1, &strategy, &naggs)));
     if (strategy != LATTIO_STRATEGY_COLLECTIVE)
         return lattio_request_write_packed(f, l, offset, packed, req);
     rc = move_with(f, strategy, naggs, l, f->rec_data + offset, (unsigned char *)packed, 1);
