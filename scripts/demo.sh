@@ -52,5 +52,20 @@ cmp "$out/links.bin" "$out/links.serial.bin" && echo "parallel extract: $(wc -c 
 
 step "a 8^3x16 lattice of 576-byte sites at 2 ranks: lattio vs Lemon's approach vs POSIX (bench/lattice_bench.c)"
 mpirun -np 2 $mpirun_flags "$build/bin/lattice_bench" --dims 8 8 8 16 --reps 3 --warmup 1 --dir "$out"
+
+step "lattio verify: checksums, metadata, plaquette and link trace of the real gauge files"
+"$lattio" verify "$data/unity.lime" "$data/t_dprec_ildg.lime" "$data/lat.sample.l4444.ildg" "$data/t_nersc.cfg"
+
+step "lattio convert: the SZIN NERSC file to ILDG (verified before and after), then verified under mpirun"
+"$lattio" convert "$data/t_nersc.cfg" "$out/from_nersc.lime" --to ildg
+mpirun -np 2 $mpirun_flags "$lattio" verify "$out/from_nersc.lime"
+
+step "lattio bench at 2 ranks: every strategy against plain POSIX, with the time breakdown"
+mpirun -np 2 $mpirun_flags "$lattio" bench --dims 8,8,8,16 --reps 2 --warmup 0 --profile --dir "$out"
+
+step "a task-local container: 4 ranks write streams of different sizes into one file (the test suite's writer)"
+mpirun -np 4 $mpirun_flags "$build/tests/tool_container/test_tool_container.writer" write "$out/streams.ltc" 4096 4096
+"$lattio" container dump "$out/streams.ltc"
+"$lattio" container split "$out/streams.ltc" "$out/stream"
 echo
 echo "demo finished; files are in $out"
