@@ -99,3 +99,14 @@ int lattio_read_at(lattio_file *f, uint64_t off, void *buf, uint64_t count)
 {
     return transfer(f, MPI_File_read_at, off, buf, count, 0, LATTIO_ERR_READ);
 }
+
+int lattio_allreduce_u64(uint64_t *in, uint64_t *out, int n, MPI_Op op, MPI_Comm comm)
+{
+    const uint64_t top = (uint64_t)1 << 63;
+    for (int i = 0; i < n; i++) in[i] ^= top;
+    int rc = MPI_Allreduce(in, out, n, MPI_INT64_T, op, comm);
+    for (int i = 0; i < n; i++) in[i] ^= top;
+    if (rc != MPI_SUCCESS) return MPI_CHECK(rc, LATTIO_ERR_MPI);
+    for (int i = 0; i < n; i++) out[i] ^= top;
+    return LATTIO_OK;
+}

@@ -126,8 +126,7 @@ static int agree_arguments(lattio_container *c, int bad, uint64_t chunk_hint, op
         mine[5] = (uint64_t)getpid();
         mine[6] = lattio_cont_new_id() & 0xffffffULL;
     }
-    RETURN_IF_ERROR(MPI_CHECK(MPI_Allreduce(mine, all, 7, MPI_UINT64_T, MPI_MIN, c->comm),
-                              LATTIO_ERR_MPI));
+    RETURN_IF_ERROR(lattio_allreduce_u64(mine, all, 7, MPI_MIN, c->comm));
     const int status = (int)((int64_t)all[0] + INT32_MIN);
     RETURN_IF(status < 0, status);
     RETURN_IF(all[1] != ~all[2], LATTIO_ERR_RANK_ARG);
@@ -244,8 +243,7 @@ static int agree_with_align(lattio_container *c, int rc, uint64_t *align)
 {
     uint64_t mine[2] = {(uint64_t)((int64_t)rc - INT32_MIN), c->rank == 0 ? *align : UINT64_MAX};
     uint64_t all[2];
-    RETURN_IF_ERROR(MPI_CHECK(MPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_MIN, c->comm),
-                              LATTIO_ERR_MPI));
+    RETURN_IF_ERROR(lattio_allreduce_u64(mine, all, 2, MPI_MIN, c->comm));
     *align = all[1];
     return (int)((int64_t)all[0] + INT32_MIN);
 }

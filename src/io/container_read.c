@@ -129,8 +129,7 @@ static int scan_and_share(lattio_container *c, uint64_t *mine, uint64_t *all, si
     uint64_t *v = mine;
     for (uint32_t k = 0; rc == LATTIO_OK && k < c->nread; k++) pack(c, &c->m[k], &v);
     mine[n] = (uint64_t)(-(int64_t)rc);
-    rc = MPI_CHECK(MPI_Allreduce(mine, all, (int)n + 1, MPI_UINT64_T, MPI_MAX, c->comm),
-                   LATTIO_ERR_MPI);
+    rc = lattio_allreduce_u64(mine, all, (int)n + 1, MPI_MAX, c->comm);
     if (rc == LATTIO_OK) rc = (int)-(int64_t)all[n];
     const uint64_t *w = all;
     for (uint32_t k = 0; rc == LATTIO_OK && k < c->nread; k++) unpack(&c->m[k], recover, &w);

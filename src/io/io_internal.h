@@ -92,6 +92,13 @@ int lattio_mpi_status(int mpi_rc, int status, const char *what);
  * itself gives ERR_MPI. */
 int lattio_agree(MPI_Comm comm, int status);
 
+/* Collective.  MPI_MIN or MPI_MAX of n unsigned 64-bit values over comm.
+ * MPICH 4.0.2 reduces MPI_UINT64_T with MIN/MAX as if signed (values from
+ * 2^63 on lose), so the values travel as MPI_INT64_T through the
+ * order-preserving map u ^ 2^63.  `in` is changed during the call and
+ * restored; out may not alias it.  Returns ERR_MPI on failure. */
+int lattio_allreduce_u64(uint64_t *in, uint64_t *out, int n, MPI_Op op, MPI_Comm comm);
+
 /* Transfer count bytes at an absolute file offset, in pieces of at most
  * 1 GiB so no MPI count overflows.  Collective variants call the MPI
  * collective the same number of times on every rank. */
