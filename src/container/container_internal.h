@@ -261,6 +261,10 @@ void lattio_cont_member_release(lattio_cont_member *m);
 /* The member holding global task `task` (members sorted by first task):
  * index into m[0..n), or -1. */
 int lattio_cont_member_find(const lattio_cont_member *m, uint32_t n, uint32_t task);
+/* Grow the parallel tables of descriptors and members from *count to n
+ * entries (new descriptors -1, new members zeroed); *count becomes n.
+ * Shared by the serial reader and the MPI container. */
+int lattio_cont_members_grow(int **fds, lattio_cont_member **m, uint32_t *count, uint32_t n);
 
 /* Where byte `pos` of local task i's stream lies: file offset and the bytes
  * that follow it contiguously within the chunk. */

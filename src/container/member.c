@@ -285,3 +285,19 @@ int lattio_cont_read_stream(const lattio_source *src, const lattio_cont_header *
     }
     return LATTIO_OK;
 }
+
+int lattio_cont_members_grow(int **fds, lattio_cont_member **m, uint32_t *count, uint32_t n)
+{
+    int *f = lattio_realloc(*fds, (size_t)n * sizeof *f);
+    RETURN_IF(!f, LATTIO_ERR_NOMEM);
+    *fds = f;
+    lattio_cont_member *mm = lattio_realloc(*m, (size_t)n * sizeof *mm);
+    RETURN_IF(!mm, LATTIO_ERR_NOMEM);
+    *m = mm;
+    for (uint32_t k = *count; k < n; k++) {
+        f[k] = -1;
+        memset(&mm[k], 0, sizeof mm[k]);
+    }
+    *count = n;
+    return LATTIO_OK;
+}

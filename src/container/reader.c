@@ -60,18 +60,7 @@ static int load_member(lattio_container_reader *r, const char *path, uint32_t k,
  * hostile file count costs nothing before its files exist. */
 static int grow(lattio_container_reader *r, uint32_t n)
 {
-    int *fds = lattio_realloc(r->fds, (size_t)n * sizeof *fds);
-    RETURN_IF(!fds, LATTIO_ERR_NOMEM);
-    r->fds = fds;
-    lattio_cont_member *m = lattio_realloc(r->m, (size_t)n * sizeof *m);
-    RETURN_IF(!m, LATTIO_ERR_NOMEM);
-    r->m = m;
-    for (uint32_t k = r->nfiles; k < n; k++) {
-        r->fds[k] = -1;
-        memset(&r->m[k], 0, sizeof r->m[k]);
-    }
-    r->nfiles = n;
-    return LATTIO_OK;
+    return lattio_cont_members_grow(&r->fds, &r->m, &r->nfiles, n);
 }
 
 /* File 0 gives the file count; the others follow in order. */

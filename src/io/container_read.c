@@ -16,18 +16,7 @@
 /* Room for n files (the sources' ctx pointers are unused: fd sources). */
 static int grow(lattio_container *c, uint32_t n)
 {
-    int *fds = lattio_realloc(c->fds, (size_t)n * sizeof *fds);
-    RETURN_IF(!fds, LATTIO_ERR_NOMEM);
-    c->fds = fds;
-    lattio_cont_member *m = lattio_realloc(c->m, (size_t)n * sizeof *m);
-    RETURN_IF(!m, LATTIO_ERR_NOMEM);
-    c->m = m;
-    for (uint32_t k = c->nread; k < n; k++) {
-        c->fds[k] = -1;
-        memset(&c->m[k], 0, sizeof c->m[k]);
-    }
-    c->nread = n;
-    return LATTIO_OK;
+    return lattio_cont_members_grow(&c->fds, &c->m, &c->nread, n);
 }
 
 /* Local: open physical file k.  A missing member (not file 0) is
