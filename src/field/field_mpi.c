@@ -6,6 +6,7 @@
 #include "field_internal.h"
 #include "io/io_internal.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,9 +196,11 @@ typedef struct mover {
     int mem_fmt, disk_fmt;
     uint64_t elements;
     size_t disk_site;
-    unsigned char *staging;  /* the current round's buffer */
+    unsigned char *staging;  /* reads: the buffer */
     unsigned char *buf[2];   /* writes: both buffers; reads: buf[0] only */
     unsigned char *block;    /* writes: one cache block of packed sites (memory format) */
+    unsigned char *hblock;   /* writes: the helper thread's block */
+    int timed;               /* staging charges PACK/CHECKSUM (not on the helper thread) */
     uint64_t block_sites;
     uint64_t rounds;
     lattio_scidac_sum sum;
@@ -212,7 +215,8 @@ static void mover_free(mover *m)
     lattio_free(m->buf[0]);
     lattio_free(m->buf[1]);
     lattio_free(m->block);
-    m->buf[0] = m->buf[1] = m->block = m->staging = NULL;
+    lattio_free(m->hblock);
+    m->buf[0] = m->buf[1] = m->block = m->hblock = m->staging = NULL;
 }
 
 /* Local: the buffers (two staging buffers and a block when writing). */
@@ -228,7 +232,8 @@ static int mover_alloc(mover *m, size_t big, int writing)
     m->block_sites = FUSE_BYTES / m->l->site_bytes ? FUSE_BYTES / m->l->site_bytes : 1;
     m->buf[1] = lattio_malloc(bytes);
     m->block = lattio_malloc((size_t)m->block_sites * m->l->site_bytes);
-    RETURN_IF(!m->buf[1] || !m->block, LATTIO_ERR_NOMEM);
+    m->hblock = lattio_malloc((size_t)m->block_sites * m->l->site_bytes);
+    RETURN_IF(!m->buf[1] || !m->block || !m->hblock, LATTIO_ERR_NOMEM);
     return LATTIO_OK;
 }
 
@@ -240,6 +245,7 @@ static int mover_init(mover *m, lattio_file *f, const lattio_layout *l, const la
     m->l = l;
     m->mem_fmt = d->mem_format;
     m->disk_fmt = disk_fmt;
+    m->timed = 1;
     m->elements = d->elements;
     m->disk_site = (size_t)d->elements * lattio_real_size(disk_fmt);
     const size_t big = m->disk_site > l->site_bytes ? m->disk_site : l->site_bytes;
@@ -267,52 +273,100 @@ static int corrupt_left; /* test hook: chunks still to corrupt */
 void lattio_field_test_corrupt_writes(int n) { corrupt_left = n; }
 
 /* Local: sites [s, s + k) of the chunk starting at the rank's site `first`
- * (global rank of site s: `rank`), packed if needed, converted into
- * staging and checksummed while hot; phases PACK and CHECKSUM. */
-static int fuse_block(mover *m, const void *local, uint64_t first, uint64_t s, uint64_t k,
-                      uint64_t rank)
+ * (global rank of site s: `rank`), packed if needed (in `block`),
+ * converted into `out` and checksummed into *sum while hot; phases PACK
+ * and CHECKSUM when m->timed. */
+static int fuse_block(mover *m, const void *local, unsigned char *out, uint64_t first, uint64_t s,
+                      uint64_t k, uint64_t rank, unsigned char *block, lattio_scidac_sum *sum)
 {
     const size_t msite = m->l->site_bytes;
     const unsigned char *src = (const unsigned char *)local + (first + s) * msite;
-    unsigned char *dst = m->staging + s * m->disk_site;
-    lattio_prof_phase(m->f, LATTIO_PHASE_PACK);
+    unsigned char *dst = out + s * m->disk_site;
+    if (m->timed) lattio_prof_phase(m->f, LATTIO_PHASE_PACK);
     if (!packed_already(m->l)) {
-        RETURN_IF_ERROR(lattio_layout_pack(m->l, local, first + s, k, m->block));
-        src = m->block;
+        RETURN_IF_ERROR(lattio_layout_pack(m->l, local, first + s, k, block));
+        src = block;
     }
     RETURN_IF_ERROR(lattio_convert_reals(dst, m->disk_fmt, src, m->mem_fmt,
                                          (size_t)(k * m->elements)));
-    lattio_prof_phase(m->f, LATTIO_PHASE_CHECKSUM);
-    return lattio_scidac_sum_sites(&m->sum, dst, m->disk_site, k, rank);
+    if (m->timed) lattio_prof_phase(m->f, LATTIO_PHASE_CHECKSUM);
+    return lattio_scidac_sum_sites(sum, dst, m->disk_site, k, rank);
 }
 
-/* Local: pack, convert and checksum chunk q into staging, one row along
- * the fastest file dimension at a time, in blocks of m->block_sites. */
-static int stage_out(mover *m, const void *local, uint64_t q, lattio_layout *cl)
+/* One round's staging: chunk q cut into blocks (rows along the fastest
+ * file dimension, each in pieces of m->block_sites), which one or two
+ * threads take in turn through the atomic counter `next`. */
+typedef struct round {
+    mover *m;
+    const void *local;
+    unsigned char *out;     /* the staging buffer */
+    lattio_layout cl;       /* the chunk's box */
+    uint64_t first, n;      /* its sites in the rank's numbering */
+    uint64_t row, per_row, nblocks;
+    atomic_uint_fast64_t next;
+    lattio_scidac_sum hsum; /* the helper thread's partial checksum */
+} round;
+
+static void round_init(round *r, mover *m, const void *local, uint64_t q, unsigned char *out)
 {
-    uint64_t first, n;
-    chunk_box(&m->p, q, m->disk_site, cl, &first, &n);
-    if (n == 0) return LATTIO_OK;
-    const int nd = cl->ndims, fast = cl->file_order[nd - 1];
-    const uint64_t row = cl->count[fast];
-    uint64_t idx[LATTIO_MAX_DIMS] = {0}, coord[LATTIO_MAX_DIMS];
-    for (uint64_t r = 0; r * row < n; r++) {
-        for (int d = 0; d < nd; d++) coord[d] = cl->lo[d] + idx[d];
-        const uint64_t rank = lattio_layout_file_rank(cl, coord);
-        for (uint64_t j = 0; j < row; j += m->block_sites) {
-            const uint64_t k = row - j < m->block_sites ? row - j : m->block_sites;
-            RETURN_IF_ERROR(fuse_block(m, local, first, r * row + j, k, rank + j));
-        }
-        for (int i = nd - 2; i >= 0; i--) { /* next row: odometer over file dims */
-            const int d = cl->file_order[i];
-            if (++idx[d] < cl->count[d]) break;
-            idx[d] = 0;
+    r->m = m;
+    r->local = local;
+    r->out = out;
+    chunk_box(&m->p, q, m->disk_site, &r->cl, &r->first, &r->n);
+    r->row = r->n ? r->cl.count[r->cl.file_order[r->cl.ndims - 1]] : 0;
+    r->per_row = r->n ? (r->row + m->block_sites - 1) / m->block_sites : 0;
+    r->nblocks = r->n ? r->n / r->row * r->per_row : 0;
+    r->hsum.suma = r->hsum.sumb = 0;
+    atomic_init(&r->next, 0);
+}
+
+/* The global file rank of the first site of row i of chunk box cl. */
+static uint64_t row_rank(const lattio_layout *cl, uint64_t i)
+{
+    uint64_t coord[LATTIO_MAX_DIMS];
+    for (int d = 0; d < cl->ndims; d++) coord[d] = cl->lo[d];
+    for (int k = cl->ndims - 2; k >= 0; k--) { /* mixed radix over the slower file dims */
+        const int d = cl->file_order[k];
+        coord[d] += i % cl->count[d];
+        i /= cl->count[d];
+    }
+    return lattio_layout_file_rank(cl, coord);
+}
+
+/* Local: take blocks of round r until none is left (packing scratch
+ * `block`, checksum into *sum); a failure stops the other taker too. */
+static int round_work(round *r, unsigned char *block, lattio_scidac_sum *sum)
+{
+    mover *m = r->m;
+    for (;;) {
+        const uint64_t b = atomic_fetch_add(&r->next, 1);
+        if (b >= r->nblocks) return LATTIO_OK;
+        const uint64_t i = b / r->per_row, j = b % r->per_row * m->block_sites;
+        const uint64_t k = r->row - j < m->block_sites ? r->row - j : m->block_sites;
+        const int rc = fuse_block(m, r->local, r->out, r->first, i * r->row + j, k,
+                                  row_rank(&r->cl, i) + j, block, sum);
+        if (rc < 0) {
+            atomic_store(&r->next, r->nblocks);
+            return rc;
         }
     }
-    if (corrupt_left > 0) {
-        corrupt_left--;
-        m->staging[0] ^= 0x40;
-    }
+}
+
+/* Test hook: flip a bit of the staged round (lattio_field_test_corrupt_writes). */
+static void maybe_corrupt(const round *r)
+{
+    if (r->n == 0 || corrupt_left <= 0) return;
+    corrupt_left--;
+    r->out[0] ^= 0x40;
+}
+
+/* Local: pack, convert and checksum chunk q into `out` (a staging
+ * buffer) on this thread. */
+static int stage_out(mover *m, const void *local, uint64_t q, round *r, unsigned char *out)
+{
+    round_init(r, m, local, q, out);
+    RETURN_IF_ERROR(round_work(r, m->block, &m->sum));
+    maybe_corrupt(r);
     return LATTIO_OK;
 }
 
@@ -325,36 +379,120 @@ static int overlap_wanted(void)
     return !(e && strcmp(e, "0") == 0);
 }
 
-/* Collective: round q's write, non-blocking (*req) or blocking. */
-static int start_write(mover *m, const lattio_layout *cl, int overlap, lattio_request **req)
+/* Collective: round q's write from buffer `in`, non-blocking (*req) or
+ * blocking. */
+static int start_write(mover *m, const lattio_layout *cl, const unsigned char *in, int overlap,
+                       lattio_request **req)
 {
     *req = NULL;
-    if (overlap) return lattio_lattice_iwrite_part(m->f, cl, 0, m->staging, req);
-    return lattio_lattice_write_part(m->f, cl, 0, m->staging);
+    if (overlap) return lattio_lattice_iwrite_part(m->f, cl, 0, in, req);
+    return lattio_lattice_write_part(m->f, cl, 0, in);
 }
 
 /* Collective: every round's chunk into the open record, double buffered:
- * round q is staged while round q-1's non-blocking write runs. */
-static int write_rounds(mover *m, const void *local)
+ * round q is staged while round q-1's write runs, non-blocking (overlap)
+ * or blocking (no overlap). */
+static int write_rounds_async(mover *m, const void *local, int overlap)
 {
-    m->sum.suma = m->sum.sumb = 0;
     lattio_request *prev = NULL;
-    int overlap = overlap_wanted();
-    int rc = MPI_CHECK(MPI_Bcast(&overlap, 1, MPI_INT, 0, m->f->comm), LATTIO_ERR_MPI);
+    int rc = LATTIO_OK;
     for (uint64_t q = 0; q < m->rounds && rc == LATTIO_OK; q++) {
-        lattio_layout cl;
+        round r;
         lattio_request *req = NULL;
-        m->staging = m->buf[q & 1];
-        rc = lattio_agree(m->f->comm, stage_out(m, local, q, &cl));
+        rc = lattio_agree(m->f->comm, stage_out(m, local, q, &r, m->buf[q & 1]));
         lattio_prof_phase(m->f, LATTIO_PHASE_SYNC);
         const int wrc = lattio_wait(&prev);
         if (rc == LATTIO_OK) rc = wrc;
-        if (rc == LATTIO_OK) rc = start_write(m, &cl, overlap, &req);
+        if (rc == LATTIO_OK && q > 0) lattio_writeback_start(m->f, m->f->rec_data, 0);
+        if (rc == LATTIO_OK) rc = start_write(m, &r.cl, m->buf[q & 1], overlap, &req);
         prev = req;
     }
     const int wrc = lattio_wait(&prev);
     RETURN_IF_ERROR(rc);
-    RETURN_IF_ERROR(wrc);
+    return wrc;
+}
+
+/* The helper thread's share of a round. */
+static int helper_run(void *arg)
+{
+    round *r = arg;
+    return round_work(r, r->m->hblock, &r->hsum);
+}
+
+/* Local, after round r's write: this thread joins the helper in staging
+ * round `next` (started before the write), then waits for it. */
+static int finish_round(mover *m, round *next, lattio_task *t)
+{
+    const int mine = round_work(next, m->block, &m->sum);
+    const int theirs = lattio_task_join(t);
+    lattio_scidac_sum_combine(&m->sum, &next->hsum);
+    RETURN_IF_ERROR(mine);
+    RETURN_IF_ERROR(theirs);
+    maybe_corrupt(next);
+    return LATTIO_OK;
+}
+
+/* Collective: every round's chunk into the open record with a helper
+ * thread: while this thread writes round q (blocking), the helper stages
+ * round q+1, and this thread takes the blocks still left once its write
+ * is done, so neither waits while work remains.  Staging after the first
+ * round is charged to PACK: it is the conversion the write did not hide. */
+static int write_rounds_threaded(mover *m, const void *local)
+{
+    round rd[2];
+    int rc = lattio_agree(m->f->comm, stage_out(m, local, 0, &rd[0], m->buf[0]));
+    m->timed = 0;
+    for (uint64_t q = 0; q < m->rounds && rc == LATTIO_OK; q++) {
+        round *next = &rd[(q + 1) & 1];
+        const int more = q + 1 < m->rounds;
+        lattio_task t;
+        if (more) {
+            round_init(next, m, local, q + 1, m->buf[(q + 1) & 1]);
+            lattio_task_start(&t, helper_run, next);
+        }
+        rc = lattio_lattice_write_part(m->f, &rd[q & 1].cl, 0, m->buf[q & 1]);
+        lattio_prof_phase(m->f, LATTIO_PHASE_PACK);
+        const int hrc = more ? finish_round(m, next, &t) : LATTIO_OK;
+        if (rc == LATTIO_OK) rc = lattio_agree(m->f->comm, hrc);
+    }
+    m->timed = 1;
+    return rc;
+}
+
+/* Local: this rank's wish for a conversion helper thread.
+ * LATTIO_FIELD_THREADS=0 or 1 decides; otherwise yes when the rank may run
+ * on at least 2 CPUs and its node has at least 2 CPUs per rank (so the
+ * helper takes a core no other rank uses). */
+static int helper_wanted(const lattio_file *f)
+{
+    const char *e = getenv("LATTIO_FIELD_THREADS");
+    if (e && strcmp(e, "0") == 0) return 0;
+    if (e && strcmp(e, "1") == 0) return 1;
+    return lattio_cpus_allowed() >= 2 && lattio_cpus_online() >= 2 * f->node_ranks;
+}
+
+/* Collective: how the rounds run, the same on every rank: 2 with a helper
+ * thread (every rank wants one), 1 overlapped non-blocking writes, 0
+ * blocking (LATTIO_FIELD_OVERLAP=0 on rank 0). */
+static int write_mode(lattio_file *f, int *mode)
+{
+    int v[2] = {overlap_wanted(), helper_wanted(f)};
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(&v[0], 1, MPI_INT, 0, f->comm), LATTIO_ERR_MPI));
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &v[1], 1, MPI_INT, MPI_MIN, f->comm),
+                              LATTIO_ERR_MPI));
+    *mode = v[0] && v[1] ? 2 : v[0];
+    return LATTIO_OK;
+}
+
+/* Collective: every round's chunk into the open record, and the checksum
+ * of the whole record on every rank. */
+static int write_rounds(mover *m, const void *local)
+{
+    m->sum.suma = m->sum.sumb = 0;
+    int mode = 0;
+    RETURN_IF_ERROR(write_mode(m->f, &mode));
+    RETURN_IF_ERROR(mode == 2 ? write_rounds_threaded(m, local)
+                              : write_rounds_async(m, local, mode));
     return xor_over_ranks(m->f, &m->sum);
 }
 

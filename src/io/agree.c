@@ -33,11 +33,14 @@ int lattio_agree(MPI_Comm comm, int status)
 }
 
 #define PIECE ((uint64_t)1 << 30)
+#define WB_PIECE ((uint64_t)32 << 20) /* independent durable writes: early writeback */
+#define WB_MIN ((uint64_t)1 << 20)    /* ... of pieces this long at least */
 
-/* Pieces needed for count bytes, agreed over ranks when collective. */
-static int pieces(lattio_file *f, uint64_t count, int collective, uint64_t *n)
+/* Pieces of `piece` bytes needed for count bytes, agreed over ranks when
+ * collective. */
+static int pieces(lattio_file *f, uint64_t count, uint64_t piece, int collective, uint64_t *n)
 {
-    uint64_t mine = (count + PIECE - 1) / PIECE;
+    uint64_t mine = (count + piece - 1) / piece;
     *n = mine;
     if (!collective) return LATTIO_OK;
     int rc = MPI_Allreduce(&mine, n, 1, MPI_UINT64_T, MPI_MAX, f->comm);
@@ -63,9 +66,11 @@ static int transfer(lattio_file *f, xfer_fn fn, uint64_t off, unsigned char *buf
     uint64_t n = 0, done = 0;
     int status = LATTIO_OK;
     RETURN_IF(off > (uint64_t)LLONG_MAX - count, LATTIO_ERR_OVERFLOW);
-    RETURN_IF_ERROR(pieces(f, count, collective, &n));
+    const int wb = fn == wrap_write_at && f->wb_fd >= 0;
+    const uint64_t piece = wb ? WB_PIECE : PIECE;
+    RETURN_IF_ERROR(pieces(f, count, piece, collective, &n));
     for (uint64_t i = 0; i < n; i++) {
-        uint64_t k = count - done < PIECE ? count - done : PIECE;
+        uint64_t k = count - done < piece ? count - done : piece;
         MPI_Status st;
         int got = 0;
         int rc = fn(f->fh, (MPI_Offset)(off + done), k ? buf + done : NULL, (int)k, MPI_BYTE, &st);
@@ -75,6 +80,7 @@ static int transfer(lattio_file *f, xfer_fn fn, uint64_t off, unsigned char *buf
             (uint64_t)got != k && status == LATTIO_OK)
             status = LATTIO_FAIL(err == LATTIO_ERR_READ ? LATTIO_ERR_TRUNCATED_PAYLOAD
                                                         : LATTIO_ERR_MPI_COUNT, "short transfer");
+        if (wb && k >= WB_MIN && status == LATTIO_OK) lattio_writeback_start(f, off + done, k);
         done += k;
     }
     return status;

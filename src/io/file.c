@@ -92,11 +92,12 @@ static int count_nodes(lattio_file *f)
 {
     MPI_Comm node = MPI_COMM_NULL;
     int me = 0, leader = 0;
-    f->nnodes = 1;
+    f->nnodes = f->node_ranks = 1;
     int rc = MPI_CHECK(MPI_Comm_split_type(f->comm, MPI_COMM_TYPE_SHARED, f->rank, MPI_INFO_NULL, &node),
                        LATTIO_ERR_MPI);
     RETURN_IF_ERROR(rc); /* equal on every rank */
     MPI_Comm_rank(node, &me);
+    MPI_Comm_size(node, &f->node_ranks);
     MPI_Comm_free(&node);
     leader = me == 0;
     RETURN_IF_ERROR(MPI_CHECK(MPI_Allreduce(&leader, &f->nnodes, 1, MPI_INT, MPI_SUM, f->comm), LATTIO_ERR_MPI));
@@ -176,12 +177,14 @@ static int open_mpi_file(lattio_file *f, MPI_Info info)
     rc = MPI_CHECK(mrc, LATTIO_ERR_OPEN);
     if (rc == LATTIO_OK)
         rc = MPI_CHECK(MPI_File_set_errhandler(f->fh, MPI_ERRORS_RETURN), LATTIO_ERR_MPI);
+    if (rc == LATTIO_OK) lattio_writeback_open(f);
     return lattio_agree(f->comm, rc);
 }
 
 static void free_handle(lattio_file *f)
 {
     lattio_prof_release(f); /* ends lattio_close's call */
+    lattio_writeback_close(f);
     if (f->comm != MPI_COMM_NULL) MPI_Comm_free(&f->comm);
     if (f->info != MPI_INFO_NULL) MPI_Info_free(&f->info);
     lattio_free(f->index);
@@ -201,7 +204,8 @@ static int new_handle(MPI_Comm comm, const char *path, int mode, const lattio_op
     f->comm = MPI_COMM_NULL;
     f->info = MPI_INFO_NULL;
     f->cur = -1;
-    f->nnodes = 1;
+    f->nnodes = f->node_ranks = 1;
+    f->wb_fd = -1;
     f->mode = mode;
     if (opt) f->opt = *opt;
     f->path = lattio_strdup(path);

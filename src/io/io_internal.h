@@ -7,6 +7,7 @@
 #include "fsinfo.h"
 
 #include <mpi.h>
+#include <pthread.h>
 
 /* The phase clock of one file (profile.c): while a public call runs
  * (depth > 0), the time since `since` is charged to phase `cur` at every
@@ -35,6 +36,8 @@ struct lattio_file {
     int fs_kind;         /* enum lattio_fs_kind of the file's directory (rank 0's, broadcast) */
     uint64_t fs_block;   /* its block size, 0 when unknown */
     int nnodes;          /* shared-memory nodes of comm (MPI_COMM_TYPE_SHARED), >= 1 */
+    int node_ranks;      /* ranks of comm on this rank's node, >= 1 */
+    int wb_fd;           /* writeback.c: descriptor for early writeback, -1 when off */
     int failed;          /* an agreed error happened: a CREATE file is not renamed */
     /* lattio_attach: fh belongs to the caller; close neither closes, renames
      * nor unlinks it, and restores the caller's error handler */
@@ -200,5 +203,25 @@ uint64_t lattio_collective_repairs(void);
  * simulate a corrupting library (one byte of every collective write round
  * differs from the data, which the guard must find and repair). */
 void lattio_collective_test_hooks(uint64_t staging_bytes, int force_guard, int inject);
+
+/* task.c: fn(arg) on a second thread between start and join (at once on
+ * this thread when none can be created); join returns fn's status.  fn
+ * must not call MPI.  The CPUs this process may run on, and those online. */
+typedef struct lattio_task {
+    pthread_t thread;
+    int (*fn)(void *);
+    void *arg;
+    int rc, threaded;
+} lattio_task;
+void lattio_task_start(lattio_task *t, int (*fn)(void *), void *arg);
+int lattio_task_join(lattio_task *t);
+int lattio_cpus_allowed(void);
+int lattio_cpus_online(void);
+
+/* writeback.c: durable writes start the kernel's writeback of each
+ * independent write piece at once (Linux; a no-op elsewhere or when off). */
+void lattio_writeback_open(lattio_file *f);
+void lattio_writeback_start(lattio_file *f, uint64_t off, uint64_t len);
+void lattio_writeback_close(lattio_file *f);
 
 #endif

@@ -1,0 +1,97 @@
+/* helper_thread.c -- the field writer's three ways of running its rounds
+ * give the same file: a helper thread staging round q+1 while round q is
+ * written (LATTIO_FIELD_THREADS=1, the two threads sharing the blocks of a
+ * round), non-blocking overlapped writes (THREADS=0) and blocking writes
+ * (OVERLAP=0).  For five decompositions, with halos and another memory
+ * order (so blocks are packed on both threads), and staging bounds from
+ * one site to the default, each file equals the one rank 0 writes alone;
+ * under the helper, a round corrupted after staging is caught by the
+ * verification and rewritten, and a helper-written file reads back. */
+#include "fmtest.h"
+
+#include <stdlib.h>
+
+static void set_mode(int threads, int overlap)
+{
+    setenv("LATTIO_FIELD_THREADS", threads ? "1" : "0", 1);
+    setenv("LATTIO_FIELD_OVERLAP", overlap ? "1" : "0", 1);
+}
+
+/* Write decomposition `variant` (halo/other memory order when `odd`) with
+ * staging bound `staging`; 1 on rank 0 when the file equals the reference. */
+static int write_case(int variant, int odd, uint64_t staging, int corrupt, int *retries)
+{
+    int grid[4];
+    fm_grid(variant, mpitest_size, grid);
+    lattio_layout l;
+    CHECK_OK(fm_layout(&l, fm_g, grid, mpitest_rank, 576, odd, odd));
+    double *local = fm_fill(&l, 72);
+    lattio_field_desc d;
+    fm_gauge_desc(&d, LATTIO_REAL_F64_NATIVE, LATTIO_REAL_F64_BE);
+    d.staging_bytes = staging;
+    d.verify = corrupt > 0;
+    d.verify_retries = 1;
+    if (mpitest_rank == 0) lattio_field_test_corrupt_writes(corrupt);
+    lattio_field_write_info wi;
+    const int rc = fm_write(MPI_COMM_WORLD, "h.lime", &d, &l, local, &wi);
+    lattio_field_test_corrupt_writes(0);
+    free(local);
+    CHECK(fm_same_everywhere(rc));
+    CHECK_OK(rc);
+    *retries = wi.retries;
+    MPI_Barrier(MPI_COMM_WORLD);
+    return mpitest_rank != 0 || fm_same_file("h.lime", "ref.lime");
+}
+
+/* Every rank reads h.lime in decomposition 3: all sites right, verified. */
+static void read_back(void)
+{
+    int grid[4];
+    fm_grid(3, mpitest_size, grid);
+    lattio_layout l;
+    CHECK_OK(fm_layout(&l, fm_g, grid, mpitest_rank, 576, 0, 0));
+    double *local = fm_buffer(&l);
+    const int one[4] = {1, 1, 1, 1};
+    lattio_layout all_l;
+    CHECK_OK(fm_layout(&all_l, fm_g, one, 0, 576, 0, 0));
+    double *all = fm_fill(&all_l, 72);
+    lattio_field_desc d;
+    fm_gauge_desc(&d, LATTIO_REAL_F64_NATIVE, LATTIO_REAL_F64_BE);
+    lattio_file *f = NULL;
+    lattio_field_read_info info;
+    CHECK_OK(lattio_open(MPI_COMM_WORLD, "h.lime", LATTIO_MODE_READ, MPI_INFO_NULL, NULL, &f));
+    CHECK_OK(lattio_field_read(f, 0, &d, &l, local, &info));
+    CHECK_INT(info.checksum, LATTIO_CHECKSUM_VERIFIED);
+    lattio_field_info_free(&info.field);
+    CHECK_OK(lattio_close(f));
+    CHECK_U64(fm_mismatches(&l, local, all, 72), 0);
+    free(local);
+    free(all);
+}
+
+int main(int argc, char **argv)
+{
+    mpitest_init(&argc, &argv);
+    fm_write_reference("ref.lime", LATTIO_REAL_F64_NATIVE, LATTIO_REAL_F64_BE);
+    static const int modes[3][2] = {{1, 1}, {0, 1}, {0, 0}};
+    static const uint64_t stagings[4] = {576, 576 * 7, 576 * 100, 0};
+    int retries = -1;
+    for (int m = 0; m < 3; m++) {
+        set_mode(modes[m][0], modes[m][1]);
+        for (int v = 0; v < 5; v++)
+            for (int odd = 0; odd < 2; odd++)
+                for (int s = 0; s < 4; s++) {
+                    CHECK(write_case(v, odd, stagings[s], 0, &retries));
+                    CHECK_INT(retries, 0);
+                }
+    }
+    set_mode(1, 1);
+    for (int corrupt = 1; corrupt <= 3; corrupt++) { /* the first rounds: main, then helper */
+        CHECK(write_case(0, 1, 576 * 7, corrupt, &retries));
+        CHECK_INT(retries, 1);
+    }
+    CHECK(write_case(2, 1, 576 * 7, 0, &retries));
+    read_back();
+    CHECK_INT(lattio_alloc_outstanding(), 0);
+    return mpitest_finish();
+}
