@@ -1319,9 +1319,15 @@ typedef struct lattio_field_write_info {
  * most d->staging_bytes in slabs of its box (rounds agreed between ranks,
  * with empty boxes when a rank has finished), are converted to the disk
  * format, checksummed with their global site ranks and written with
- * lattio_lattice_write_part.  Two such buffers (plus a 64 KiB block) are used:
- * round k+1 is converted while round k is written with a non-blocking write
- * (LATTIO_FIELD_OVERLAP=0 in the environment writes each round blocking).  With d->verify the binary record is re-read
+ * lattio_lattice_write_part.  Two such buffers (plus two 64 KiB blocks) are
+ * used.  When the rank may run on 2 or more CPUs and its node has at least 2
+ * CPUs per rank, a helper thread (which makes no MPI call) converts round
+ * k+1 while round k is written, and the calling thread joins the conversion
+ * once its write is done; LATTIO_FIELD_THREADS=0 or 1 in the environment
+ * decides instead.  Without the helper each round is converted, then written
+ * (LATTIO_FIELD_OVERLAP=1: written with a non-blocking write while the next
+ * is converted, which pays where the write waits on a device or the network
+ * rather than on this CPU).  With d->verify the binary record is re-read
  * (a split of the record over the ranks that differs from the writing one)
  * before it is closed; a mismatch rewrites it, up to d->verify_retries
  * times, then ERR_VERIFY (the file is not renamed at close).  `out` may be

@@ -370,13 +370,16 @@ static int stage_out(mover *m, const void *local, uint64_t q, round *r, unsigned
     return LATTIO_OK;
 }
 
-/* Overlap of conversion and writing: on unless LATTIO_FIELD_OVERLAP=0 (the
- * rounds' writes are then blocking; for measuring what overlap gains).
- * Rank 0's setting counts (agreed in write_rounds). */
+/* Without a helper thread, overlap of conversion with a non-blocking write
+ * only when LATTIO_FIELD_OVERLAP=1: on a rank with one CPU, the MPI
+ * library's asynchronous write (OMPIO's POSIX aio) competes with the
+ * conversion for that CPU, and blocking rounds measured faster (page cache
+ * 0.66 against 0.71 s per 1.2 GB at 1 rank; at 2 ranks 0.48 against 0.62 s;
+ * bench/field.sh).  Rank 0's setting counts (agreed in write_mode). */
 static int overlap_wanted(void)
 {
     const char *e = getenv("LATTIO_FIELD_OVERLAP");
-    return !(e && strcmp(e, "0") == 0);
+    return e && strcmp(e, "1") == 0;
 }
 
 /* Collective: round q's write from buffer `in`, non-blocking (*req) or
@@ -472,15 +475,15 @@ static int helper_wanted(const lattio_file *f)
 }
 
 /* Collective: how the rounds run, the same on every rank: 2 with a helper
- * thread (every rank wants one), 1 overlapped non-blocking writes, 0
- * blocking (LATTIO_FIELD_OVERLAP=0 on rank 0). */
+ * thread (every rank wants one), else 1 with overlapped non-blocking writes
+ * (LATTIO_FIELD_OVERLAP=1 on rank 0), else 0, blocking. */
 static int write_mode(lattio_file *f, int *mode)
 {
     int v[2] = {overlap_wanted(), helper_wanted(f)};
     RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(&v[0], 1, MPI_INT, 0, f->comm), LATTIO_ERR_MPI));
     RETURN_IF_ERROR(MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &v[1], 1, MPI_INT, MPI_MIN, f->comm),
                               LATTIO_ERR_MPI));
-    *mode = v[0] && v[1] ? 2 : v[0];
+    *mode = v[1] ? 2 : v[0];
     return LATTIO_OK;
 }
 
