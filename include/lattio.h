@@ -932,7 +932,9 @@ enum lattio_strategy {
 
 typedef struct lattio_options {
     int in_place; /* CREATE: write under the final name (the old file is removed at open) */
-    int durable;  /* writes: MPI_File_sync once before close */
+    int durable;  /* writes: MPI_File_sync once before close; on Linux each
+                     independent write piece of >= 1 MiB also starts the
+                     kernel's writeback at once (LATTIO_WRITEBACK=0: not) */
     int strategy; /* enum lattio_strategy; with AUTO the environment's LATTIO_STRATEGY
                      (independent|collective|aggregate|serial|auto) decides, else the
                      measured default */
