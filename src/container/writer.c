@@ -18,17 +18,7 @@ struct lattio_container_writer {
 
 static int fd_write_at(void *ctx, uint64_t off, const void *buf, size_t n)
 {
-    const int fd = *(const int *)ctx;
-    const unsigned char *p = buf;
-    while (n > 0) {
-        ssize_t k = pwrite(fd, p, n, (off_t)off);
-        if (k < 0 && errno == EINTR) continue;
-        RETURN_IF(k <= 0, LATTIO_ERR_WRITE);
-        p += k;
-        off += (uint64_t)k;
-        n -= (size_t)k;
-    }
-    return LATTIO_OK;
+    return lattio_pwrite_all(*(const int *)ctx, off, buf, n);
 }
 
 static void free_writer(lattio_container_writer *w)

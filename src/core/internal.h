@@ -52,6 +52,9 @@ long lattio_alloc_outstanding(void);
 
 /* fsync the directory holding `path` (after a rename).  ERR_SYNC. */
 int lattio_sync_directory(const char *path);
+/* pwrite all n bytes of buf at off (retrying short writes and EINTR).
+ * ERR_OVERFLOW (off + n beyond the file-offset range), ERR_WRITE. */
+int lattio_pwrite_all(int fd, uint64_t off, const void *buf, size_t n);
 
 /* Big-endian load/store. */
 static inline uint64_t lattio_load_be64(const unsigned char *p)

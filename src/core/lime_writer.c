@@ -23,8 +23,7 @@ struct lattio_lime_writer {
     int failed; /* a write failed: the file must not be renamed into place */
 };
 
-/* Write all n bytes at off. */
-static int write_all_at(int fd, uint64_t off, const void *buf, size_t n)
+int lattio_pwrite_all(int fd, uint64_t off, const void *buf, size_t n)
 {
     const unsigned char *p = buf;
     RETURN_IF(off > (uint64_t)INT64_MAX - n, LATTIO_ERR_OVERFLOW);
@@ -120,7 +119,7 @@ int lattio_lime_writer_begin(lattio_lime_writer *w, const char *type, uint64_t l
     RETURN_IF(w->failed, LATTIO_ERR_STATE);
     RETURN_IF_ERROR(lattio_lime_header_encode(h, type, length, mb, me));
     RETURN_IF(length > LATTIO_LIME_MAX_LENGTH - w->off, LATTIO_ERR_OVERFLOW);
-    int rc = write_all_at(w->fd, w->off, h, sizeof h);
+    int rc = lattio_pwrite_all(w->fd, w->off, h, sizeof h);
     if (rc < 0) {
         w->failed = 1;
         return rc;
@@ -137,7 +136,7 @@ int lattio_lime_writer_write(lattio_lime_writer *w, const void *buf, size_t n)
     RETURN_IF(!w || (!buf && n), LATTIO_ERR_ARG);
     RETURN_IF(!w->in_record || w->failed, LATTIO_ERR_STATE);
     RETURN_IF((uint64_t)n > w->rec_len - w->written, LATTIO_ERR_RECORD_OVERRUN);
-    int rc = write_all_at(w->fd, w->rec_data + w->written, buf, n);
+    int rc = lattio_pwrite_all(w->fd, w->rec_data + w->written, buf, n);
     if (rc < 0) {
         w->failed = 1;
         return rc;
@@ -153,7 +152,7 @@ int lattio_lime_writer_end(lattio_lime_writer *w)
     RETURN_IF(!w->in_record || w->failed, LATTIO_ERR_STATE);
     RETURN_IF(w->written != w->rec_len, LATTIO_ERR_RECORD_SHORT);
     uint32_t pad = lattio_lime_padding(w->rec_len);
-    int rc = write_all_at(w->fd, w->rec_data + w->rec_len, zeros, pad);
+    int rc = lattio_pwrite_all(w->fd, w->rec_data + w->rec_len, zeros, pad);
     if (rc < 0) {
         w->failed = 1;
         return rc;

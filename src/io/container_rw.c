@@ -3,24 +3,13 @@
  * no MPI call is made: pwrite/pread on the rank's own descriptors. */
 #include "container_mpi.h"
 
-#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
 int lattio_container_sink_write(void *ctx, uint64_t off, const void *buf, size_t n)
 {
     const lattio_container *c = ctx;
-    const unsigned char *p = buf;
-    RETURN_IF(off > (uint64_t)INT64_MAX - n, LATTIO_ERR_OVERFLOW);
-    while (n > 0) {
-        ssize_t k = pwrite(c->fd, p, n, (off_t)off);
-        if (k < 0 && errno == EINTR) continue;
-        RETURN_IF(k <= 0, LATTIO_ERR_WRITE);
-        p += k;
-        off += (uint64_t)k;
-        n -= (size_t)k;
-    }
-    return LATTIO_OK;
+    return lattio_pwrite_all(c->fd, off, buf, n);
 }
 
 /* Coalescing: keep the stream in memory while it fits its first chunk;
