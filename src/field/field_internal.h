@@ -14,4 +14,11 @@
 int lattio_field_read_text(lattio_lime_reader *r, const lattio_record_info *recs, int i,
                            char **text, size_t *len);
 
+/* su3.c: links are 18 doubles (3x3 complex, row-major, re/im pairs).
+ * Re tr(a b (d c)^dagger): the plaquette U_mu(x) U_nu(x+mu) U_mu(x+nu)^+
+ * U_nu(x)^+ with a = U_mu(x), b = U_nu(x+mu), c = U_mu(x+nu), d = U_nu(x).
+ * Re tr of a link, and max_ij |(U^dagger U - 1)_ij| (infinity for NaN). */
+double lattio_su3_plaquette(const double *a, const double *b, const double *c, const double *d);
+void lattio_su3_link(const double *u, double *re_tr, double *dev);
+
 #endif

@@ -12,7 +12,6 @@
 #include "io/io_internal.h"
 
 #include <limits.h>
-#include <math.h>
 #include <string.h>
 
 #define SITE_DOUBLES 72
@@ -20,10 +19,6 @@
 typedef struct box {
     uint64_t lo[4], n[4];
 } box;
-
-typedef struct cmat {
-    double re[3][3], im[3][3];
-} cmat;
 
 static uint64_t box_sites(const box *b)
 {
@@ -228,56 +223,6 @@ static int fetch_faces(MPI_Comm comm, exchange *x, const lattio_layout *l, const
     return LATTIO_OK;
 }
 
-/* --- SU(3) arithmetic (as src/field/gauge.c) ------------------------------- */
-
-static void load(const double *p, cmat *m)
-{
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
-            m->re[i][j] = p[2 * (3 * i + j)];
-            m->im[i][j] = p[2 * (3 * i + j) + 1];
-        }
-}
-
-static void mul(const cmat *a, const cmat *b, cmat *c)
-{
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
-            double re = 0, im = 0;
-            for (int k = 0; k < 3; k++) {
-                re += a->re[i][k] * b->re[k][j] - a->im[i][k] * b->im[k][j];
-                im += a->re[i][k] * b->im[k][j] + a->im[i][k] * b->re[k][j];
-            }
-            c->re[i][j] = re;
-            c->im[i][j] = im;
-        }
-}
-
-static double re_tr_mul_dag(const cmat *a, const cmat *b)
-{
-    double t = 0;
-    for (int i = 0; i < 3; i++)
-        for (int k = 0; k < 3; k++) t += a->re[i][k] * b->re[i][k] + a->im[i][k] * b->im[i][k];
-    return t;
-}
-
-static double unitarity_deviation(const cmat *m)
-{
-    double worst = 0;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
-            double re = -(double)(i == j), im = 0;
-            for (int k = 0; k < 3; k++) {
-                re += m->re[k][i] * m->re[k][j] + m->im[k][i] * m->im[k][j];
-                im += m->re[k][i] * m->im[k][j] - m->im[k][i] * m->re[k][j];
-            }
-            const double e = hypot(re, im);
-            if (isnan(e)) return INFINITY;
-            if (e > worst) worst = e;
-        }
-    return worst;
-}
-
 /* --- the sums --------------------------------------------------------------- */
 
 typedef struct field_view {
@@ -308,16 +253,9 @@ static double site_plaquettes(const field_view *v, const uint64_t *c)
     const double *here = site_at(v->l, v->local, c);
     double sum = 0;
     for (int mu = 0; mu < 4; mu++)
-        for (int nu = mu + 1; nu < 4; nu++) {
-            cmat a, b, cc, d, ab, dc;
-            load(here + mu * 18, &a);
-            load(up(v, c, v->dim[mu]) + nu * 18, &b);
-            load(up(v, c, v->dim[nu]) + mu * 18, &cc);
-            load(here + nu * 18, &d);
-            mul(&a, &b, &ab);
-            mul(&d, &cc, &dc);
-            sum += re_tr_mul_dag(&ab, &dc);
-        }
+        for (int nu = mu + 1; nu < 4; nu++)
+            sum += lattio_su3_plaquette(here + mu * 18, up(v, c, v->dim[mu]) + nu * 18,
+                                        up(v, c, v->dim[nu]) + mu * 18, here + nu * 18);
     return sum;
 }
 
@@ -337,11 +275,10 @@ static void local_sums(const field_view *v, double sums[2], double *worst)
         sums[0] += site_plaquettes(v, c);
         const double *here = site_at(l, v->local, c);
         for (int mu = 0; mu < 4; mu++) {
-            cmat m;
-            load(here + mu * 18, &m);
-            sums[1] += m.re[0][0] + m.re[1][1] + m.re[2][2];
-            const double dev = unitarity_deviation(&m);
-            if (dev > *worst || isnan(dev)) *worst = dev;
+            double t, dev;
+            lattio_su3_link(here + mu * 18, &t, &dev);
+            sums[1] += t;
+            if (dev > *worst) *worst = dev;
         }
     } while (next_coord(&mine, c));
 }
