@@ -13,26 +13,9 @@
  * same through MPI_Info hints; and layouts without halos in file order, so
  * packing is the identity and pieces move straight from the caller's buffer. */
 #include "io/io_internal.h"
-#include "mpitest.h"
-#include "../layout/sim.h"
+#include "bytecases.h"
 
 #define OFF 13 /* payload offset of the lattice: not a multiple of 8 */
-
-typedef struct tcase {
-    int nd;
-    uint64_t global[4];
-    int split;          /* 0 slowest file dim, 1 fastest file dim, 2 spread, 3 random cuts */
-    int mode;           /* sim.h order mode: 0 identity, 1 Lemon, 4 ILDG */
-    size_t site_bytes;
-} tcase;
-
-static const tcase cases[] = {
-    {1, {13}, 0, 0, 72},           {1, {13}, 3, 0, 1},
-    {2, {5, 6}, 1, 0, 576},        {2, {5, 6}, 2, 1, 1},
-    {3, {3, 4, 5}, 2, 4, 72},      {4, {6, 3, 4, 5}, 0, 4, 72},
-    {4, {6, 3, 4, 5}, 1, 4, 1},    {4, {6, 3, 4, 5}, 2, 1, 576},
-    {4, {6, 3, 4, 5}, 3, 4, 72},   {4, {8, 8, 8, 16}, 2, 4, 72},
-};
 
 /* A pass: hints by environment or MPI_Info ({block, nodes, buffer}, 0: unset)
  * and whether layouts are plain (no halos, memory order = file order). */
@@ -54,46 +37,6 @@ static const char *const env_names[3] = {"LATTIO_STRIPING_UNIT", "LATTIO_CB_NODE
                                          "LATTIO_CB_BUFFER_SIZE"};
 static const char *const info_names[3] = {"striping_unit", "cb_nodes", "cb_buffer_size"};
 static const tpass *pass_;
-
-static void make_case(const tcase *t, sim_case *s)
-{
-    memset(s, 0, sizeof *s);
-    s->nd = t->nd;
-    s->site_bytes = t->site_bytes;
-    for (int d = 0; d < t->nd; d++) s->global[d] = t->global[d], s->parts[d] = 1;
-    sim_identity(s->file_order, t->nd);
-    sim_identity(s->mem_order, t->nd);
-    if (t->mode == 4)
-        for (int i = 0; i < t->nd; i++) s->file_order[i] = t->nd - 1 - i;
-    if (t->mode == 4 || t->mode == 1) sim_shuffle(s->mem_order, t->nd);
-    if (t->mode == 1) memcpy(s->file_order, s->mem_order, sizeof s->file_order);
-    int n = mpitest_size;
-    if (t->split == 0 || t->split == 3) s->parts[s->file_order[0]] = n;
-    if (t->split == 1) s->parts[s->file_order[t->nd - 1]] = n;
-    for (int i = t->nd - 1; t->split == 2 && n > 1; i = (i + t->nd - 1) % t->nd) {
-        int f = 2; /* prime factors over the dims, fastest first */
-        while (n % f) f++;
-        s->parts[s->file_order[i]] *= f;
-        n /= f;
-    }
-    s->nranks = mpitest_size;
-    for (int d = 0; d < t->nd; d++) sim_cuts(s->global[d], s->parts[d], t->split != 3, s->cut[d]);
-}
-
-/* Every virtual rank's layout is drawn on every rank (same random stream);
- * keep rank `me`'s, without halos and in file order for a plain pass. */
-static void layout_of(const sim_case *s, int me, lattio_layout *out)
-{
-    for (int r = 0; r < s->nranks; r++) {
-        lattio_layout l;
-        sim_rank_layout(s, r, &l);
-        if (r == me) *out = l;
-    }
-    if (!pass_->plain) return;
-    memset(out->halo_lo, 0, sizeof out->halo_lo);
-    memset(out->halo_hi, 0, sizeof out->halo_hi);
-    memcpy(out->mem_order, out->file_order, sizeof out->mem_order);
-}
 
 static MPI_Info pass_info(void)
 {
@@ -150,7 +93,7 @@ static void compare_files(const lattio_layout *l, uint64_t bytes, int pi, int ci
 static void read_back(const sim_case *s)
 {
     lattio_layout l;
-    layout_of(s, mpitest_size - 1 - mpitest_rank, &l);
+    bc_layout_of(s, mpitest_size - 1 - mpitest_rank, pass_->plain, &l);
     unsigned char *want = sim_buffer(&l, POISON);
     uint64_t n = sim_buffer_sites(&l) * l.site_bytes;
     unsigned char *got = malloc(n + 1);
@@ -175,9 +118,10 @@ static void read_back(const sim_case *s)
 static void run_case(int pi, int ci)
 {
     sim_case s;
-    make_case(&cases[ci], &s);
+    bc_make_case(bc_mixed[ci].nd, bc_mixed[ci].global, bc_mixed[ci].split, bc_mixed[ci].mode,
+                 bc_mixed[ci].site_bytes, &s);
     lattio_layout l;
-    layout_of(&s, mpitest_rank, &l);
+    bc_layout_of(&s, mpitest_rank, pass_->plain, &l);
     unsigned char *buf = sim_buffer(&l, POISON);
     uint64_t bytes = sim_prod(l.ndims, l.global) * l.site_bytes;
     write_lattice("agg.lime", &l, buf, LATTIO_STRATEGY_AGGREGATE, bytes);
@@ -200,7 +144,7 @@ static void set_pass(int pi)
 int main(int argc, char **argv)
 {
     mpitest_init(&argc, &argv);
-    const int ncases = (int)(sizeof cases / sizeof cases[0]);
+    const int ncases = (int)(sizeof bc_mixed / sizeof bc_mixed[0]);
     const int npasses = (int)(sizeof passes / sizeof passes[0]);
     for (int pi = 0; pi < npasses; pi++) {
         set_pass(pi);

@@ -14,8 +14,7 @@
  * aggregate/serial plans); plain layouts (zero-copy paths); LATTIO_STRATEGY
  * naming each strategy under AUTO. */
 #include "io/io_internal.h"
-#include "mpitest.h"
-#include "../layout/sim.h"
+#include "bytecases.h"
 
 #define OFF 13 /* payload offset of the lattice: not a multiple of 8 */
 #define NSTRAT 5
@@ -30,19 +29,19 @@ typedef struct tcase {
     const char *name;
     int nd;
     uint64_t global[4];
-    int split; /* 0 slowest file dim, 1 the two fastest (x,y), 2 spread, 3 random, 4 last rank empty */
+    int split; /* enum bc_split */
     int mode;  /* sim.h order mode: 0 identity, 1 Lemon, 4 ILDG */
     size_t site_bytes;
 } tcase;
 
 static const tcase cases[] = {
-    {"t-slab", 4, {8, 4, 4, 4}, 0, 0, 576},
-    {"x,y split", 4, {4, 2, 8, 8}, 1, 0, 576}, /* x pieces of 2..4 sites: 1.1-2.3 KiB */
-    {"x,y split ILDG", 4, {8, 8, 2, 4}, 1, 4, 576},
-    {"4-D spread", 4, {6, 3, 4, 5}, 2, 4, 72},
-    {"uneven", 3, {5, 7, 3}, 0, 1, 72},
-    {"empty rank", 2, {6, 5}, 4, 0, 72},
-    {"random cuts", 4, {6, 3, 4, 5}, 3, 4, 1},
+    {"t-slab", 4, {8, 4, 4, 4}, BC_SLOWEST, 0, 576},
+    {"x,y split", 4, {4, 2, 8, 8}, BC_XY, 0, 576}, /* x pieces of 2..4 sites: 1.1-2.3 KiB */
+    {"x,y split ILDG", 4, {8, 8, 2, 4}, BC_XY, 4, 576},
+    {"4-D spread", 4, {6, 3, 4, 5}, BC_SPREAD, 4, 72},
+    {"uneven", 3, {5, 7, 3}, BC_SLOWEST, 1, 72},
+    {"empty rank", 2, {6, 5}, BC_EMPTY, 0, 72},
+    {"random cuts", 4, {6, 3, 4, 5}, BC_RANDOM, 4, 1},
 };
 
 typedef struct tpass {
@@ -65,52 +64,6 @@ static const tpass passes[] = {
     {"LATTIO_STRATEGY", NULL, "3000", 0, 1, 1, 0, 0x24}, /* x,y ILDG; empty rank */
 };
 static const tpass *pass_;
-
-static void make_case(const tcase *t, sim_case *s)
-{
-    memset(s, 0, sizeof *s);
-    s->nd = t->nd;
-    s->site_bytes = t->site_bytes;
-    for (int d = 0; d < t->nd; d++) s->global[d] = t->global[d], s->parts[d] = 1;
-    sim_identity(s->file_order, t->nd);
-    sim_identity(s->mem_order, t->nd);
-    if (t->mode == 4)
-        for (int i = 0; i < t->nd; i++) s->file_order[i] = t->nd - 1 - i;
-    if (t->mode == 4 || t->mode == 1) sim_shuffle(s->mem_order, t->nd);
-    if (t->mode == 1) memcpy(s->file_order, s->mem_order, sizeof s->file_order);
-    int n = mpitest_size;
-    if (t->split == 0 || t->split == 3 || t->split == 4) s->parts[s->file_order[0]] = n;
-    for (int i = t->nd - 1; (t->split == 1 || t->split == 2) && n > 1;) {
-        int f = 2; /* prime factors: fastest dims first (x,y: the two fastest only) */
-        while (n % f) f++;
-        s->parts[s->file_order[i]] *= f;
-        n /= f;
-        if (t->split == 1) i = i == t->nd - 1 ? t->nd - 2 : t->nd - 1;
-        else i = (i + t->nd - 1) % t->nd;
-    }
-    s->nranks = mpitest_size;
-    for (int d = 0; d < t->nd; d++) sim_cuts(s->global[d], s->parts[d], t->split != 3, s->cut[d]);
-    if (t->split == 4 && mpitest_size > 1) { /* the last rank owns nothing */
-        int d = s->file_order[0], p = mpitest_size - 1;
-        sim_cuts(s->global[d], p, 1, s->cut[d]);
-        s->cut[d][p + 1] = s->cut[d][p];
-    }
-}
-
-/* Every virtual rank's layout is drawn on every rank (same random stream);
- * keep rank `me`'s, without halos and in file order for a plain pass. */
-static void layout_of(const sim_case *s, int me, lattio_layout *out)
-{
-    for (int r = 0; r < s->nranks; r++) {
-        lattio_layout l;
-        sim_rank_layout(s, r, &l);
-        if (r == me) *out = l;
-    }
-    if (!pass_->plain) return;
-    memset(out->halo_lo, 0, sizeof out->halo_lo);
-    memset(out->halo_hi, 0, sizeof out->halo_hi);
-    memcpy(out->mem_order, out->file_order, sizeof out->mem_order);
-}
 
 static lattio_file *open_file(const char *path, int mode, int si)
 {
@@ -176,7 +129,7 @@ static void compare_files(const lattio_layout *l, uint64_t bytes, int ci)
 static void read_back(const sim_case *s, const char *path, int si)
 {
     lattio_layout l;
-    layout_of(s, mpitest_size - 1 - mpitest_rank, &l);
+    bc_layout_of(s, mpitest_size - 1 - mpitest_rank, pass_->plain, &l);
     unsigned char *want = sim_buffer(&l, POISON);
     uint64_t n = sim_buffer_sites(&l) * l.site_bytes;
     unsigned char *got = malloc(n + 1);
@@ -198,9 +151,10 @@ static void read_back(const sim_case *s, const char *path, int si)
 static void run_case(int ci)
 {
     sim_case s;
-    make_case(&cases[ci], &s);
+    bc_make_case(cases[ci].nd, cases[ci].global, cases[ci].split, cases[ci].mode,
+                 cases[ci].site_bytes, &s);
     lattio_layout l;
-    layout_of(&s, mpitest_rank, &l);
+    bc_layout_of(&s, mpitest_rank, pass_->plain, &l);
     unsigned char *buf = sim_buffer(&l, POISON);
     uint64_t bytes = sim_prod(l.ndims, l.global) * l.site_bytes;
     for (int si = 0; si < NSTRAT; si++)
