@@ -92,6 +92,10 @@ uint32_t lattio_cont_split_first(uint32_t f, uint32_t ntasks, uint32_t nfiles);
 /* Name of physical file `index`: path itself for 0, "path.%06u" otherwise
  * (lattio_malloc'd; NULL when out of memory). */
 char *lattio_cont_member_name(const char *path, uint32_t index);
+/* Open physical file k of the container at path read-only into *fd (-1 on
+ * failure): ERR_CONTAINER_MEMBER when a member other than file 0 does not
+ * exist, ERR_OPEN otherwise, ERR_NOMEM. */
+int lattio_cont_open_member(const char *path, uint32_t k, int *fd);
 /* Offset of chunk `block` of local task `i` (0 .. file_tasks-1): ERR_OVERFLOW
  * when the chunk would end beyond 2^62. */
 int lattio_cont_chunk_offset(const lattio_cont_header *h, uint32_t i, uint64_t block, uint64_t *off);

@@ -3,7 +3,26 @@
  * stream with its chunk and stream CRCs verified (section 8.6). */
 #include "container_internal.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
+
+int lattio_cont_open_member(const char *path, uint32_t k, int *fd)
+{
+    *fd = -1;
+    char *name = lattio_cont_member_name(path, k);
+    RETURN_IF(!name, LATTIO_ERR_NOMEM);
+    int d;
+    do d = open(name, O_RDONLY | O_CLOEXEC);
+    while (d < 0 && errno == EINTR);
+    const int missing = d < 0 && errno == ENOENT;
+    lattio_free(name);
+    RETURN_IF(d < 0 && k > 0 && missing, LATTIO_ERR_CONTAINER_MEMBER);
+    RETURN_IF(d < 0, LATTIO_ERR_OPEN);
+    *fd = d;
+    return LATTIO_OK;
+}
 
 /* File `index` of the set whose file 0 has header h0 (NULL: this is file 0). */
 static int check_member(const lattio_cont_header *h, const lattio_cont_header *h0, uint32_t index,

@@ -2,8 +2,6 @@
  * all of its physical files. */
 #include "container_internal.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -32,15 +30,8 @@ void lattio_container_reader_close(lattio_container_reader *r)
  * when a member other than file 0 does not exist. */
 static int open_member(lattio_container_reader *r, const char *path, uint32_t k)
 {
-    char *name = lattio_cont_member_name(path, k);
-    RETURN_IF(!name, LATTIO_ERR_NOMEM);
     int fd;
-    do fd = open(name, O_RDONLY | O_CLOEXEC);
-    while (fd < 0 && errno == EINTR);
-    int missing = fd < 0 && errno == ENOENT;
-    lattio_free(name);
-    RETURN_IF(fd < 0 && k > 0 && missing, LATTIO_ERR_CONTAINER_MEMBER);
-    RETURN_IF(fd < 0, LATTIO_ERR_OPEN);
+    RETURN_IF_ERROR(lattio_cont_open_member(path, k, &fd));
     r->fds[k] = fd;
     return lattio_source_fd(fd, &r->m[k].src);
 }

@@ -7,7 +7,6 @@
  * and files. */
 #include "container_mpi.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <string.h>
@@ -23,15 +22,8 @@ static int grow(lattio_container *c, uint32_t n)
  * ERR_CONTAINER_MEMBER. */
 static int open_member(lattio_container *c, uint32_t k)
 {
-    char *name = lattio_cont_member_name(c->path, k);
-    RETURN_IF(!name, LATTIO_ERR_NOMEM);
     int fd;
-    do fd = open(name, O_RDONLY | O_CLOEXEC);
-    while (fd < 0 && errno == EINTR);
-    int missing = fd < 0 && errno == ENOENT;
-    lattio_free(name);
-    RETURN_IF(fd < 0 && k > 0 && missing, LATTIO_ERR_CONTAINER_MEMBER);
-    RETURN_IF(fd < 0, LATTIO_ERR_OPEN);
+    RETURN_IF_ERROR(lattio_cont_open_member(c->path, k, &fd));
     c->fds[k] = fd;
 #ifdef POSIX_FADV_SEQUENTIAL
     (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
