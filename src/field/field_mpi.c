@@ -142,29 +142,6 @@ static void chunk_box(const plan *p, uint64_t q, size_t site, lattio_layout *cl,
     *n = thick * p->inner;
 }
 
-/* XOR into *sum the sites of chunk box cl held in file order in buf
- * (`site` bytes each): one call per row along the fastest file dimension. */
-static int sum_chunk(const lattio_layout *cl, const unsigned char *buf, size_t site,
-                     lattio_scidac_sum *sum)
-{
-    const int nd = cl->ndims, fast = cl->file_order[nd - 1];
-    const uint64_t row = cl->count[fast];
-    uint64_t rows = 1, idx[LATTIO_MAX_DIMS] = {0}, coord[LATTIO_MAX_DIMS];
-    for (int i = 0; i < nd - 1; i++) rows *= cl->count[cl->file_order[i]];
-    if (row == 0) return LATTIO_OK;
-    for (uint64_t r = 0; r < rows; r++) {
-        for (int d = 0; d < nd; d++) coord[d] = cl->lo[d] + idx[d];
-        const uint64_t rank = lattio_layout_file_rank(cl, coord);
-        RETURN_IF_ERROR(lattio_scidac_sum_sites(sum, buf + r * row * site, site, row, rank));
-        for (int i = nd - 2; i >= 0; i--) { /* next row: odometer over file dims */
-            const int d = cl->file_order[i];
-            if (++idx[d] < cl->count[d]) break;
-            idx[d] = 0;
-        }
-    }
-    return LATTIO_OK;
-}
-
 /* Collective: the maximum of v over the ranks. */
 static int max_over_ranks(lattio_file *f, uint64_t *v)
 {
@@ -219,8 +196,9 @@ static void mover_free(mover *m)
     m->buf[0] = m->buf[1] = m->block = m->hblock = m->staging = NULL;
 }
 
-/* Local: the buffers (two staging buffers and a block when writing). */
-static int mover_alloc(mover *m, size_t big, int writing)
+/* Local: the buffers: two blocks of memory-format sites (one per thread),
+ * and two staging buffers, or one for a read without a helper thread. */
+static int mover_alloc(mover *m, size_t big, int writing, int threaded)
 {
     if (m->p.max_sites == 0) return LATTIO_OK;
     RETURN_IF(m->p.max_sites > SIZE_MAX / big, LATTIO_ERR_NOMEM);
@@ -228,17 +206,17 @@ static int mover_alloc(mover *m, size_t big, int writing)
     m->buf[0] = lattio_malloc(bytes);
     RETURN_IF(!m->buf[0], LATTIO_ERR_NOMEM);
     m->staging = m->buf[0];
-    if (!writing) return LATTIO_OK;
+    if (writing || threaded) m->buf[1] = lattio_malloc(bytes);
     m->block_sites = FUSE_BYTES / m->l->site_bytes ? FUSE_BYTES / m->l->site_bytes : 1;
-    m->buf[1] = lattio_malloc(bytes);
     m->block = lattio_malloc((size_t)m->block_sites * m->l->site_bytes);
     m->hblock = lattio_malloc((size_t)m->block_sites * m->l->site_bytes);
-    RETURN_IF(!m->buf[1] || !m->block || !m->hblock, LATTIO_ERR_NOMEM);
+    RETURN_IF((writing || threaded) && !m->buf[1], LATTIO_ERR_NOMEM);
+    RETURN_IF(!m->block || !m->hblock, LATTIO_ERR_NOMEM);
     return LATTIO_OK;
 }
 
 static int mover_init(mover *m, lattio_file *f, const lattio_layout *l, const lattio_field_desc *d,
-                      int disk_fmt, int writing)
+                      int disk_fmt, int writing, int threaded)
 {
     memset(m, 0, sizeof *m);
     m->f = f;
@@ -250,7 +228,7 @@ static int mover_init(mover *m, lattio_file *f, const lattio_layout *l, const la
     m->disk_site = (size_t)d->elements * lattio_real_size(disk_fmt);
     const size_t big = m->disk_site > l->site_bytes ? m->disk_site : l->site_bytes;
     make_plan(&m->p, l, big, staging_bound(d));
-    int rc = mover_alloc(m, big, writing);
+    int rc = mover_alloc(m, big, writing, threaded);
     if (rc < 0) rc = LATTIO_FAIL(rc, "staging");
     m->rounds = m->p.nchunks;
     rc = lattio_agree(f->comm, rc);
@@ -298,8 +276,9 @@ static int fuse_block(mover *m, const void *local, unsigned char *out, uint64_t 
  * threads take in turn through the atomic counter `next`. */
 typedef struct round {
     mover *m;
-    const void *local;
-    unsigned char *out;     /* the staging buffer */
+    const void *local;      /* writes: the caller's sites */
+    void *into;             /* reads: the caller's buffer */
+    unsigned char *out;     /* the staging buffer (disk format) */
     lattio_layout cl;       /* the chunk's box */
     uint64_t first, n;      /* its sites in the rank's numbering */
     uint64_t row, per_row, nblocks;
@@ -311,6 +290,7 @@ static void round_init(round *r, mover *m, const void *local, uint64_t q, unsign
 {
     r->m = m;
     r->local = local;
+    r->into = NULL;
     r->out = out;
     chunk_box(&m->p, q, m->disk_site, &r->cl, &r->first, &r->n);
     r->row = r->n ? r->cl.count[r->cl.file_order[r->cl.ndims - 1]] : 0;
@@ -333,8 +313,25 @@ static uint64_t row_rank(const lattio_layout *cl, uint64_t i)
     return lattio_layout_file_rank(cl, coord);
 }
 
-/* Local: take blocks of round r until none is left (packing scratch
- * `block`, checksum into *sum); a failure stops the other taker too. */
+/* Local, reading: sites [s, s + k) of round r's staged chunk (global rank
+ * of site s: `rank`) checksummed, converted and put in place in the
+ * caller's buffer (through `block` when it is not packed). */
+static int unstage_block(round *r, uint64_t s, uint64_t k, uint64_t rank, unsigned char *block,
+                         lattio_scidac_sum *sum)
+{
+    mover *m = r->m;
+    const unsigned char *in = r->out + s * m->disk_site;
+    RETURN_IF_ERROR(lattio_scidac_sum_sites(sum, in, m->disk_site, k, rank));
+    const size_t count = (size_t)(k * m->elements);
+    const int packed = packed_already(m->l);
+    unsigned char *dst = packed ? (unsigned char *)r->into + (r->first + s) * m->l->site_bytes : block;
+    RETURN_IF_ERROR(lattio_convert_reals(dst, m->mem_fmt, in, m->disk_fmt, count));
+    return packed ? LATTIO_OK : lattio_layout_unpack(m->l, block, r->first + s, k, r->into);
+}
+
+/* Local: take blocks of round r until none is left (scratch `block`,
+ * checksum into *sum); writes stage them, reads unstage them.  A failure
+ * stops the other taker too. */
 static int round_work(round *r, unsigned char *block, lattio_scidac_sum *sum)
 {
     mover *m = r->m;
@@ -343,8 +340,10 @@ static int round_work(round *r, unsigned char *block, lattio_scidac_sum *sum)
         if (b >= r->nblocks) return LATTIO_OK;
         const uint64_t i = b / r->per_row, j = b % r->per_row * m->block_sites;
         const uint64_t k = r->row - j < m->block_sites ? r->row - j : m->block_sites;
-        const int rc = fuse_block(m, r->local, r->out, r->first, i * r->row + j, k,
-                                  row_rank(&r->cl, i) + j, block, sum);
+        const uint64_t rank = row_rank(&r->cl, i) + j;
+        const int rc = r->into ? unstage_block(r, i * r->row + j, k, rank, block, sum)
+                               : fuse_block(m, r->local, r->out, r->first, i * r->row + j, k,
+                                            rank, block, sum);
         if (rc < 0) {
             atomic_store(&r->next, r->nblocks);
             return rc;
@@ -474,16 +473,22 @@ static int helper_wanted(const lattio_file *f)
     return lattio_cpus_allowed() >= 2 && lattio_cpus_online() >= 2 * f->node_ranks;
 }
 
+/* Collective: *yes = 1 when every rank wants a helper thread. */
+static int helper_agreed(lattio_file *f, int *yes)
+{
+    *yes = helper_wanted(f);
+    return MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, yes, 1, MPI_INT, MPI_MIN, f->comm), LATTIO_ERR_MPI);
+}
+
 /* Collective: how the rounds run, the same on every rank: 2 with a helper
  * thread (every rank wants one), else 1 with overlapped non-blocking writes
  * (LATTIO_FIELD_OVERLAP=1 on rank 0), else 0, blocking. */
 static int write_mode(lattio_file *f, int *mode)
 {
-    int v[2] = {overlap_wanted(), helper_wanted(f)};
-    RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(&v[0], 1, MPI_INT, 0, f->comm), LATTIO_ERR_MPI));
-    RETURN_IF_ERROR(MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &v[1], 1, MPI_INT, MPI_MIN, f->comm),
-                              LATTIO_ERR_MPI));
-    *mode = v[1] ? 2 : v[0];
+    int overlap = overlap_wanted(), helper = 0;
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(&overlap, 1, MPI_INT, 0, f->comm), LATTIO_ERR_MPI));
+    RETURN_IF_ERROR(helper_agreed(f, &helper));
+    *mode = helper ? 2 : overlap;
     return LATTIO_OK;
 }
 
@@ -499,32 +504,53 @@ static int write_rounds(mover *m, const void *local)
     return xor_over_ranks(m->f, &m->sum);
 }
 
-/* Local: checksum, convert and unpack chunk q from staging. */
-static int stage_in(mover *m, void *local, uint64_t q, const lattio_layout *cl)
+/* Collective: read chunk q of every rank into a staging buffer (the
+ * other one than round q-1's when there are two) and prepare its round. */
+static int read_round(mover *m, void *local, uint64_t q, round *r)
 {
-    uint64_t first, n;
-    lattio_layout dummy;
-    chunk_box(&m->p, q, m->disk_site, &dummy, &first, &n);
-    if (n == 0) return LATTIO_OK;
-    RETURN_IF_ERROR(sum_chunk(cl, m->staging, m->disk_site, &m->sum));
-    const size_t count = (size_t)(n * m->elements);
-    if (packed_already(m->l))
-        return lattio_convert_reals((unsigned char *)local + first * m->l->site_bytes, m->mem_fmt,
-                                    m->staging, m->disk_fmt, count);
-    RETURN_IF_ERROR(lattio_convert_reals(m->staging, m->mem_fmt, m->staging, m->disk_fmt, count));
-    return lattio_layout_unpack(m->l, m->staging, first, n, local);
+    round_init(r, m, NULL, q, m->buf[m->buf[1] ? q & 1 : 0]);
+    r->into = local;
+    return lattio_lattice_read_part(m->f, &r->cl, 0, r->out);
 }
 
-/* Collective: every round's chunk from the current record. */
-static int read_rounds(mover *m, void *local)
+/* The helper thread's share of a read round. */
+static int unstage_run(void *arg)
 {
-    for (uint64_t q = 0; q < m->rounds; q++) {
-        lattio_layout cl;
-        uint64_t first, n;
-        chunk_box(&m->p, q, m->disk_site, &cl, &first, &n);
-        RETURN_IF_ERROR(lattio_lattice_read_part(m->f, &cl, 0, m->staging));
-        RETURN_IF_ERROR(lattio_agree(m->f->comm, stage_in(m, local, q, &cl)));
+    round *r = arg;
+    return round_work(r, r->m->hblock, &r->hsum);
+}
+
+/* Local: this thread's share of round r, then the helper's end (when
+ * started): the sums combined. */
+static int unstage_finish(mover *m, round *r, lattio_task *t)
+{
+    const int mine = round_work(r, m->block, &m->sum);
+    const int theirs = t ? lattio_task_join(t) : LATTIO_OK;
+    lattio_scidac_sum_combine(&m->sum, &r->hsum);
+    RETURN_IF_ERROR(mine);
+    return theirs;
+}
+
+/* Collective: every round's chunk from the current record.  With a helper
+ * thread (two buffers) the helper checksums and converts round q while
+ * this thread reads round q+1, then this thread takes the blocks of round
+ * q still left.  Unstaging after the reads is charged to PACK. */
+static int read_rounds(mover *m, void *local, int threaded)
+{
+    round r[2];
+    int rc = m->rounds ? read_round(m, local, 0, &r[0]) : LATTIO_OK;
+    for (uint64_t q = 0; q < m->rounds && rc == LATTIO_OK; q++) {
+        round *cur = &r[threaded ? q & 1 : 0];
+        lattio_task t;
+        if (threaded) lattio_task_start(&t, unstage_run, cur);
+        if (threaded && q + 1 < m->rounds) rc = read_round(m, local, q + 1, &r[(q + 1) & 1]);
+        lattio_prof_phase(m->f, LATTIO_PHASE_PACK);
+        const int src = unstage_finish(m, cur, threaded ? &t : NULL);
+        if (rc == LATTIO_OK) rc = lattio_agree(m->f->comm, src);
+        if (rc == LATTIO_OK && !threaded && q + 1 < m->rounds)
+            rc = read_round(m, local, q + 1, &r[0]);
     }
+    RETURN_IF_ERROR(rc);
     return xor_over_ranks(m->f, &m->sum);
 }
 
@@ -679,7 +705,7 @@ static int field_write(lattio_file *f, const lattio_field_desc *d, const lattio_
     const int ildg = d->kind == LATTIO_FIELD_ILDG_GAUGE;
     RETURN_IF_ERROR(put_metadata(f, &fi, ildg));
     mover m;
-    RETURN_IF_ERROR(mover_init(&m, f, l, d, d->disk_format, 1));
+    RETURN_IF_ERROR(mover_init(&m, f, l, d, d->disk_format, 1, 1));
     int retries = 0;
     int rc = lattio_record_begin(f, ildg ? "ildg-binary-data" : "scidac-binary-data",
                                  fi.volume * m.disk_site, 0, 0);
@@ -823,10 +849,12 @@ int lattio_field_read(lattio_file *f, int index, const lattio_field_desc *d,
     rc = lattio_agree(f->comm, check_read(&fi, d, l, local));
     mover m;
     const int disk = fi.precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE;
-    if (rc == LATTIO_OK) rc = mover_init(&m, f, l, d, disk, 0);
+    int threaded = 0;
+    if (rc == LATTIO_OK) rc = helper_agreed(f, &threaded);
+    if (rc == LATTIO_OK) rc = mover_init(&m, f, l, d, disk, 0, threaded);
     int state = 0;
     if (rc == LATTIO_OK) {
-        rc = read_rounds(&m, local);
+        rc = read_rounds(&m, local, threaded);
         mover_free(&m);
         if (rc == LATTIO_OK) rc = judge(f, &fi, d, &m, &state);
         if (info) {

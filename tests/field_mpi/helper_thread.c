@@ -6,7 +6,9 @@
  * order (so blocks are packed on both threads), and staging bounds from
  * one site to the default, each file equals the one rank 0 writes alone;
  * under the helper, a round corrupted after staging is caught by the
- * verification and rewritten, and a helper-written file reads back. */
+ * verification and rewritten.  Reading back, with the helper thread
+ * converting round q while round q+1 is read or without it, gives every
+ * site in the same decompositions and staging bounds. */
 #include "fmtest.h"
 
 #include <stdlib.h>
@@ -43,13 +45,15 @@ static int write_case(int variant, int odd, uint64_t staging, int corrupt, int *
     return mpitest_rank != 0 || fm_same_file("h.lime", "ref.lime");
 }
 
-/* Every rank reads h.lime in decomposition 3: all sites right, verified. */
-static void read_back(void)
+/* Every rank reads h.lime in decomposition `variant` (halos and another
+ * memory order when `odd`) with staging bound `staging`: all sites right,
+ * checksum verified. */
+static void read_back(int variant, int odd, uint64_t staging)
 {
     int grid[4];
-    fm_grid(3, mpitest_size, grid);
+    fm_grid(variant, mpitest_size, grid);
     lattio_layout l;
-    CHECK_OK(fm_layout(&l, fm_g, grid, mpitest_rank, 576, 0, 0));
+    CHECK_OK(fm_layout(&l, fm_g, grid, mpitest_rank, 576, odd, odd));
     double *local = fm_buffer(&l);
     const int one[4] = {1, 1, 1, 1};
     lattio_layout all_l;
@@ -57,6 +61,7 @@ static void read_back(void)
     double *all = fm_fill(&all_l, 72);
     lattio_field_desc d;
     fm_gauge_desc(&d, LATTIO_REAL_F64_NATIVE, LATTIO_REAL_F64_BE);
+    d.staging_bytes = staging;
     lattio_file *f = NULL;
     lattio_field_read_info info;
     CHECK_OK(lattio_open(MPI_COMM_WORLD, "h.lime", LATTIO_MODE_READ, MPI_INFO_NULL, NULL, &f));
@@ -91,7 +96,12 @@ int main(int argc, char **argv)
         CHECK_INT(retries, 1);
     }
     CHECK(write_case(2, 1, 576 * 7, 0, &retries));
-    read_back();
+    for (int m = 0; m < 3; m++) { /* reads: helper thread or not, same data */
+        set_mode(modes[m][0], modes[m][1]);
+        for (int v = 0; v < 5; v++)
+            for (int odd = 0; odd < 2; odd++)
+                for (int s = 0; s < 4; s++) read_back(v, odd, stagings[s]);
+    }
     CHECK_INT(lattio_alloc_outstanding(), 0);
     return mpitest_finish();
 }
