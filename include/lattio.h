@@ -1367,7 +1367,8 @@ typedef struct lattio_field_read_info {
  * it is compared when the ranks' sites add up to the volume, so boxes that
  * overlap must then not: they would give ERR_CHECKSUM).
  * Sites are read in bounded rounds, checksummed and converted to
- * d->mem_format.  A stored checksum that differs gives ERR_CHECKSUM on every
+ * d->mem_format (by a helper thread while the next round is read, under
+ * the rule of lattio_field_write).  A stored checksum that differs gives ERR_CHECKSUM on every
  * rank (the trace names the record; `local` is filled).  `info` may be NULL.
  * ERR_UNSUPPORTED for attached files (no path). */
 int lattio_field_read(lattio_file *f, int index, const lattio_field_desc *d,
