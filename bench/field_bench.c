@@ -131,7 +131,8 @@ static void slab_layout(lattio_layout *l, uint64_t L, uint64_t T, int rank, int 
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    int provided = 0; /* FUNNELED: lattio's field I/O may use a helper thread */
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     int size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -1311,6 +1311,7 @@ typedef struct lattio_field_write_info {
     lattio_scidac_sum sum; /* the checksum written (XOR over ranks) */
     uint64_t rounds;       /* staging rounds (the maximum over ranks) */
     int retries;           /* rewrites after a failed verification */
+    int threaded;          /* 1 when a helper thread converted (every rank) */
 } lattio_field_write_info;
 
 /* Collective.  Write a field as a complete record set into f (CREATE or
@@ -1322,9 +1323,10 @@ typedef struct lattio_field_write_info {
  * with empty boxes when a rank has finished), are converted to the disk
  * format, checksummed with their global site ranks and written with
  * lattio_lattice_write_part.  Two such buffers (plus two 64 KiB blocks) are
- * used.  When the rank may run on 2 or more CPUs and its node has at least 2
- * CPUs per rank, a helper thread (which makes no MPI call) converts round
- * k+1 while round k is written, and the calling thread joins the conversion
+ * used.  When MPI was initialised with MPI_THREAD_FUNNELED or more, the rank
+ * may run on 2 or more CPUs and its node has at least 2 CPUs per rank, a
+ * helper thread (which makes no MPI call) converts round k+1 while round k
+ * is written, and the calling thread joins the conversion
  * once its write is done; LATTIO_FIELD_THREADS=0 or 1 in the environment
  * decides instead.  Without the helper each round is converted, then written
  * (LATTIO_FIELD_OVERLAP=1: written with a non-blocking write while the next
@@ -1352,6 +1354,7 @@ typedef struct lattio_field_read_info {
     lattio_scidac_sum computed;  /* of the sites read, XOR over ranks */
     int checksum;                /* enum lattio_checksum_state */
     uint64_t rounds;             /* staging rounds (the maximum over ranks) */
+    int threaded;                /* 1 when a helper thread converted (every rank) */
 } lattio_field_read_info;
 
 /* Collective.  Read field `index` (0-based among the binary records; < 0:

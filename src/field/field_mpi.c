@@ -178,6 +178,7 @@ typedef struct mover {
     unsigned char *block;    /* writes: one cache block of packed sites (memory format) */
     unsigned char *hblock;   /* writes: the helper thread's block */
     int timed;               /* staging charges PACK/CHECKSUM (not on the helper thread) */
+    int threaded;            /* a helper thread took part */
     uint64_t block_sites;
     uint64_t rounds;
     lattio_scidac_sum sum;
@@ -462,14 +463,18 @@ static int write_rounds_threaded(mover *m, const void *local)
 }
 
 /* Local: this rank's wish for a conversion helper thread.
- * LATTIO_FIELD_THREADS=0 or 1 decides; otherwise yes when the rank may run
- * on at least 2 CPUs and its node has at least 2 CPUs per rank (so the
- * helper takes a core no other rank uses). */
+ * LATTIO_FIELD_THREADS=0 or 1 decides; otherwise yes when MPI was
+ * initialised for threads (MPI_THREAD_FUNNELED or more: under
+ * MPI_THREAD_SINGLE the standard allows no second thread, even one that
+ * makes no MPI call), the rank may run on at least 2 CPUs and its node has
+ * at least 2 CPUs per rank (so the helper takes a core no rank uses). */
 static int helper_wanted(const lattio_file *f)
 {
     const char *e = getenv("LATTIO_FIELD_THREADS");
     if (e && strcmp(e, "0") == 0) return 0;
     if (e && strcmp(e, "1") == 0) return 1;
+    int level = MPI_THREAD_SINGLE;
+    if (MPI_Query_thread(&level) != MPI_SUCCESS || level < MPI_THREAD_FUNNELED) return 0;
     return lattio_cpus_allowed() >= 2 && lattio_cpus_online() >= 2 * f->node_ranks;
 }
 
@@ -499,6 +504,7 @@ static int write_rounds(mover *m, const void *local)
     m->sum.suma = m->sum.sumb = 0;
     int mode = 0;
     RETURN_IF_ERROR(write_mode(m->f, &mode));
+    m->threaded = mode == 2;
     RETURN_IF_ERROR(mode == 2 ? write_rounds_threaded(m, local)
                               : write_rounds_async(m, local, mode));
     return xor_over_ranks(m->f, &m->sum);
@@ -715,6 +721,7 @@ static int field_write(lattio_file *f, const lattio_field_desc *d, const lattio_
     if (out) {
         out->sum = m.sum;
         out->rounds = m.rounds;
+        out->threaded = m.threaded;
         out->retries = retries;
     }
     RETURN_IF_ERROR(rc);
@@ -861,6 +868,7 @@ int lattio_field_read(lattio_file *f, int index, const lattio_field_desc *d,
             info->computed = m.sum;
             info->checksum = state;
             info->rounds = m.rounds;
+            info->threaded = threaded;
         }
     }
     if (info) info->field = fi;

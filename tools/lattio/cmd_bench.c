@@ -66,7 +66,9 @@ static int run_bench(int argc, char **argv)
     if (rc != TOOL_OK) return rc;
     int inited = 0;
     MPI_Initialized(&inited);
-    if (!inited && MPI_Init(NULL, NULL) != MPI_SUCCESS) return tool_error("bench", NULL, "MPI_Init failed");
+    int provided = 0;
+    if (!inited && MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+        return tool_error("bench", NULL, "MPI_Init failed");
     rc = bench_main(&b);
     if (!inited) MPI_Finalize();
     return rc;

@@ -28,7 +28,8 @@ static int launched_by_mpi(void)
 int tool_mpi_start(int *argc, char ***argv)
 {
     if (!launched_by_mpi()) return 0;
-    if (MPI_Init(argc, argv) != MPI_SUCCESS) {
+    int provided = 0; /* FUNNELED: field I/O may use a helper thread (no MPI calls) */
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
         fputs("lattio: MPI_Init failed\n", stderr);
         return -1;
     }
