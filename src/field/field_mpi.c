@@ -173,8 +173,7 @@ typedef struct mover {
     int mem_fmt, disk_fmt;
     uint64_t elements;
     size_t disk_site;
-    unsigned char *staging;  /* reads: the buffer */
-    unsigned char *buf[2];   /* writes: both buffers; reads: buf[0] only */
+    unsigned char *buf[2];   /* staging; reads without a helper use buf[0] only */
     unsigned char *block;    /* writes: one cache block of packed sites (memory format) */
     unsigned char *hblock;   /* writes: the helper thread's block */
     int timed;               /* staging charges PACK/CHECKSUM (not on the helper thread) */
@@ -194,7 +193,7 @@ static void mover_free(mover *m)
     lattio_free(m->buf[1]);
     lattio_free(m->block);
     lattio_free(m->hblock);
-    m->buf[0] = m->buf[1] = m->block = m->hblock = m->staging = NULL;
+    m->buf[0] = m->buf[1] = m->block = m->hblock = NULL;
 }
 
 /* Local: the buffers: two blocks of memory-format sites (one per thread),
@@ -206,7 +205,6 @@ static int mover_alloc(mover *m, size_t big, int writing, int threaded)
     const size_t bytes = (size_t)(m->p.max_sites * big);
     m->buf[0] = lattio_malloc(bytes);
     RETURN_IF(!m->buf[0], LATTIO_ERR_NOMEM);
-    m->staging = m->buf[0];
     if (writing || threaded) m->buf[1] = lattio_malloc(bytes);
     m->block_sites = FUSE_BYTES / m->l->site_bytes ? FUSE_BYTES / m->l->site_bytes : 1;
     m->block = lattio_malloc((size_t)m->block_sites * m->l->site_bytes);
@@ -406,7 +404,6 @@ static int write_rounds_async(mover *m, const void *local, int overlap)
         lattio_prof_phase(m->f, LATTIO_PHASE_SYNC);
         const int wrc = lattio_wait(&prev);
         if (rc == LATTIO_OK) rc = wrc;
-        if (rc == LATTIO_OK && q > 0) lattio_writeback_start(m->f, m->f->rec_data, 0);
         if (rc == LATTIO_OK) rc = start_write(m, &r.cl, m->buf[q & 1], overlap, &req);
         prev = req;
     }

@@ -3,7 +3,6 @@
  * unitarity.  Links are 3x3 complex row-major matrices of doubles. */
 #include "field_internal.h"
 
-
 /* The link U_mu at site rank s. */
 static const double *link_at(const double *u, uint64_t s, int mu)
 {

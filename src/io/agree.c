@@ -34,7 +34,6 @@ int lattio_agree(MPI_Comm comm, int status)
 
 #define PIECE ((uint64_t)1 << 30)
 #define WB_PIECE ((uint64_t)32 << 20) /* independent durable writes: early writeback */
-#define WB_MIN ((uint64_t)1 << 20)    /* ... of pieces this long at least */
 
 /* Pieces of `piece` bytes needed for count bytes, agreed over ranks when
  * collective. */
@@ -80,7 +79,7 @@ static int transfer(lattio_file *f, xfer_fn fn, uint64_t off, unsigned char *buf
             (uint64_t)got != k && status == LATTIO_OK)
             status = LATTIO_FAIL(err == LATTIO_ERR_READ ? LATTIO_ERR_TRUNCATED_PAYLOAD
                                                         : LATTIO_ERR_MPI_COUNT, "short transfer");
-        if (wb && k >= WB_MIN && status == LATTIO_OK) lattio_writeback_start(f, off + done, k);
+        if (wb && status == LATTIO_OK) lattio_writeback_start(f, off + done, k);
         done += k;
     }
     return status;

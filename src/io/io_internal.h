@@ -219,7 +219,10 @@ int lattio_cpus_allowed(void);
 int lattio_cpus_online(void);
 
 /* writeback.c: durable writes start the kernel's writeback of each
- * independent write piece at once (Linux; a no-op elsewhere or when off). */
+ * independent piece of at least LATTIO_WB_MIN bytes once written (blocking
+ * pieces in agree.c, non-blocking ones at their completion in request.c;
+ * Linux; a no-op elsewhere, when off, or for shorter pieces). */
+#define LATTIO_WB_MIN ((uint64_t)1 << 20)
 void lattio_writeback_open(lattio_file *f);
 void lattio_writeback_start(lattio_file *f, uint64_t off, uint64_t len);
 void lattio_writeback_close(lattio_file *f);

@@ -235,6 +235,8 @@ static int complete(lattio_request *r)
     lattio_file *f = r->f;
     lattio_prof_phase(f, LATTIO_PHASE_IO);
     int rc = drain(r);
+    for (size_t i = 0; rc == LATTIO_OK && r->writing && i < r->npieces; i++)
+        lattio_writeback_start(f, r->pieces[i].off, r->pieces[i].bytes); /* durable only */
     lattio_prof_phase(f, LATTIO_PHASE_PACK);
     uint64_t n = r->local ? lattio_layout_local_sites(&r->layout) : 0;
     if (rc == LATTIO_OK && n) rc = lattio_layout_unpack(&r->layout, r->own, 0, n, r->local);

@@ -33,18 +33,17 @@ int lattio_task_join(lattio_task *t)
     return t->rc;
 }
 
+int lattio_cpus_online(void)
+{
+    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 && n < 1 << 20 ? (int)n : 1;
+}
+
 int lattio_cpus_allowed(void)
 {
 #ifdef CPU_COUNT
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
 #endif
-    const long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 && n < 1 << 20 ? (int)n : 1;
-}
-
-int lattio_cpus_online(void)
-{
-    const long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 && n < 1 << 20 ? (int)n : 1;
+    return lattio_cpus_online();
 }

@@ -28,7 +28,8 @@ void lattio_writeback_open(lattio_file *f)
 void lattio_writeback_start(lattio_file *f, uint64_t off, uint64_t len)
 {
 #if defined(__linux__) && defined(SYNC_FILE_RANGE_WRITE)
-    if (f->wb_fd < 0 || off > (uint64_t)INT64_MAX || len > (uint64_t)INT64_MAX - off) return;
+    if (f->wb_fd < 0 || len < LATTIO_WB_MIN) return;
+    if (off > (uint64_t)INT64_MAX || len > (uint64_t)INT64_MAX - off) return;
     if (sync_file_range(f->wb_fd, (off_t)off, (off_t)len, SYNC_FILE_RANGE_WRITE) != 0)
         LATTIO_TRACE("sync_file_range failed; early writeback off");
     else return;
