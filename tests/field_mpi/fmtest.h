@@ -162,6 +162,20 @@ static inline int fm_write(MPI_Comm comm, const char *path, const lattio_field_d
     return rc != LATTIO_OK ? rc : rc2;
 }
 
+/* Collective on comm: read field 0 of path into layout l; *info keeps the
+ * read's report (its field metadata freed). */
+static inline int fm_read(MPI_Comm comm, const char *path, const lattio_field_desc *d,
+                          const lattio_layout *l, void *local, lattio_field_read_info *info)
+{
+    lattio_file *f = NULL;
+    memset(info, 0, sizeof *info);
+    int rc = lattio_open(comm, path, LATTIO_MODE_READ, MPI_INFO_NULL, NULL, &f);
+    if (rc == LATTIO_OK) rc = lattio_field_read(f, 0, d, l, local, info);
+    lattio_field_info_free(&info->field);
+    const int rc2 = lattio_close(f);
+    return rc != LATTIO_OK ? rc : rc2;
+}
+
 /* Rank 0 alone (MPI_COMM_SELF, one box): the reference file of the field
  * fm_fill gives, in memory format mem and disk format disk. */
 static inline void fm_write_reference(const char *path, int mem, int disk)

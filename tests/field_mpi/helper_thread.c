@@ -62,13 +62,9 @@ static void read_back(int variant, int odd, uint64_t staging)
     lattio_field_desc d;
     fm_gauge_desc(&d, LATTIO_REAL_F64_NATIVE, LATTIO_REAL_F64_BE);
     d.staging_bytes = staging;
-    lattio_file *f = NULL;
     lattio_field_read_info info;
-    CHECK_OK(lattio_open(MPI_COMM_WORLD, "h.lime", LATTIO_MODE_READ, MPI_INFO_NULL, NULL, &f));
-    CHECK_OK(lattio_field_read(f, 0, &d, &l, local, &info));
+    CHECK_OK(fm_read(MPI_COMM_WORLD, "h.lime", &d, &l, local, &info));
     CHECK_INT(info.checksum, LATTIO_CHECKSUM_VERIFIED);
-    lattio_field_info_free(&info.field);
-    CHECK_OK(lattio_close(f));
     CHECK_U64(fm_mismatches(&l, local, all, 72), 0);
     free(local);
     free(all);

@@ -30,13 +30,9 @@ static void run(const char *v, int *wt, int *rt)
     d.staging_bytes = 576 * 48;
     lattio_field_write_info wi;
     CHECK_OK(fm_write(MPI_COMM_WORLD, "t.lime", &d, &l, local, &wi));
-    lattio_file *f = NULL;
     lattio_field_read_info ri;
-    CHECK_OK(lattio_open(MPI_COMM_WORLD, "t.lime", LATTIO_MODE_READ, MPI_INFO_NULL, NULL, &f));
-    CHECK_OK(lattio_field_read(f, 0, &d, &l, local, &ri));
+    CHECK_OK(fm_read(MPI_COMM_WORLD, "t.lime", &d, &l, local, &ri));
     CHECK_INT(ri.checksum, LATTIO_CHECKSUM_VERIFIED);
-    lattio_field_info_free(&ri.field);
-    CHECK_OK(lattio_close(f));
     free(local);
     *wt = wi.threaded;
     *rt = ri.threaded;

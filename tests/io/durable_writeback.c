@@ -1,7 +1,8 @@
 /* durable_writeback.c -- durable writes with early writeback (each
  * independent piece of at least 1 MiB handed to the kernel's writeback at
- * once; pieces of 32 MiB): a 48 MiB record written by 1-4 ranks, so that
- * one rank's run spans several pieces at 1 rank, gives the bytes computed
+ * once; pieces of 32 MiB; non-blocking pieces at their completion): a
+ * 48 MiB record written by 1-4 ranks, blocking (one rank's run spans
+ * several pieces at 1 rank) and non-blocking, gives the bytes computed
  * here, the same file as with LATTIO_WRITEBACK=0, and leaves no
  * descriptor open after close. */
 #include "mpitest.h"
@@ -26,7 +27,7 @@ static int open_fds(void)
     return n;
 }
 
-static void write_file(const char *path, int writeback)
+static void write_file(const char *path, int writeback, int nonblocking)
 {
     setenv("LATTIO_WRITEBACK", writeback ? "1" : "0", 1);
     const uint64_t g[1] = {SITES};
@@ -44,7 +45,13 @@ static void write_file(const char *path, int writeback)
     lattio_file *f = NULL;
     CHECK_OK(lattio_open(MPI_COMM_WORLD, path, LATTIO_MODE_CREATE, MPI_INFO_NULL, &opt, &f));
     CHECK_OK(lattio_record_begin(f, "lattio-test", (uint64_t)SITES * SITE, 1, 1));
-    CHECK_OK(lattio_lattice_write(f, &l, 0, buf));
+    if (nonblocking) {
+        lattio_request *req = NULL;
+        CHECK_OK(lattio_lattice_iwrite(f, &l, 0, buf, &req));
+        CHECK_OK(lattio_wait(&req));
+    } else {
+        CHECK_OK(lattio_lattice_write(f, &l, 0, buf));
+    }
     CHECK_OK(lattio_record_end(f, 0));
     CHECK_OK(lattio_close(f));
     CHECK_INT(open_fds(), before);
@@ -67,10 +74,12 @@ static void check_payload(const char *path)
 int main(int argc, char **argv)
 {
     mpitest_init(&argc, &argv);
-    write_file("wb.lime", 1);
-    write_file("nowb.lime", 0);
+    write_file("wb.lime", 1, 0);
+    write_file("nbwb.lime", 1, 1);
+    write_file("nowb.lime", 0, 0);
     if (mpitest_rank == 0) {
         check_payload("wb.lime");
+        check_payload("nbwb.lime");
         size_t a = 0, b = 0;
         unsigned char *pa = test_slurp("wb.lime", &a), *pb = test_slurp("nowb.lime", &b);
         CHECK(pa && pb && a == b && memcmp(pa, pb, a) == 0);
