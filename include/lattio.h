@@ -254,9 +254,11 @@ int lattio_lime_writer_record(lattio_lime_writer *w, const char *type, const voi
 /* Offset at which the next record header will be written. */
 uint64_t lattio_lime_writer_offset(const lattio_lime_writer *w);
 
-/* Close and, for CREATE, rename into place.  ERR_RECORD_SHORT if a record is
- * still open, ERR_WRITE if an earlier write failed: in both cases a CREATE
- * file is discarded (the previous file stays), an APPEND file keeps what was
+/* Close and, for CREATE, rename into place.  Any failed call since open
+ * (a refused type or length, an overrun, a failed write) poisons the writer:
+ * every later call returns ERR_STATE and close returns that first error;
+ * ERR_RECORD_SHORT if a record is still open.  In both cases a CREATE file is
+ * discarded (the previous file stays), an APPEND file keeps what was
  * written.  ERR_CLOSE, ERR_RENAME, ERR_SYNC from the system.  Accepts NULL. */
 int lattio_lime_writer_close(lattio_lime_writer *w);
 
@@ -1006,8 +1008,13 @@ int lattio_open(MPI_Comm comm, const char *path, int mode, MPI_Info info,
 
 /* Collective.  Close; for CREATE rename into place when every call since
  * open succeeded on every rank and no record is open, otherwise remove the
- * temporary file and return the error (ERR_RECORD_SHORT for an open record,
- * ERR_STATE after an earlier failure).  Accepts NULL (returns OK). */
+ * temporary file and return the error on every rank (ERR_RECORD_SHORT for an
+ * open record; after a failed write call, that call's status).  Any failed
+ * collective write call (record, lattice, field, request start or wait, on
+ * any rank) poisons the handle: every later write call returns ERR_STATE.
+ * One exception keeps Lemon's contract: on a handle from lattio_attach a
+ * call refused before writing anything (ERR_ARG, ERR_RANK_ARG,
+ * ERR_RECORD_OVERRUN) leaves the handle usable.  Accepts NULL (returns OK). */
 int lattio_close(lattio_file *f);
 
 /* Local.  The handle's communicator (the duplicate made at open). */

@@ -133,6 +133,15 @@ static inline uint64_t lattio_lime_next_offset(const lattio_record_info *info)
     return info->data_offset + info->length + info->padding;
 }
 
+/* --- layouts across ranks --------------------------------------------------
+ * A box is 2*ndims values: lo[0..ndims) then count[0..ndims). */
+/* Local.  Write l's box into box[0 .. 2*l->ndims). */
+void lattio_box_of(const lattio_layout *l, uint64_t *box);
+/* Local.  1 when box `me` of the n boxes shares a site with another
+ * (empty boxes share nothing), else 0.  O(n * ndims): each rank checks its
+ * own box, so together the ranks check every pair. */
+int lattio_box_overlaps(const uint64_t *boxes, size_t n, int ndims, size_t me);
+
 /* lattio_lime_check on any source. */
 int lattio_lime_check_source(const lattio_source *src, lattio_problem *problems, size_t max,
                              size_t *count, size_t *nrecords);

@@ -132,6 +132,40 @@ int lattio_layout_init(lattio_layout *l, int ndims, const uint64_t *global, cons
     return lattio_layout_check(l);
 }
 
+void lattio_box_of(const lattio_layout *l, uint64_t *box)
+{
+    for (int d = 0; d < l->ndims; d++) {
+        box[d] = l->lo[d];
+        box[l->ndims + d] = l->count[d];
+    }
+}
+
+static int box_empty(const uint64_t *b, int ndims)
+{
+    for (int d = 0; d < ndims; d++)
+        if (b[ndims + d] == 0) return 1;
+    return 0;
+}
+
+/* Boxes inside the lattice (checked before): lo + count cannot overflow. */
+static int boxes_meet(const uint64_t *a, const uint64_t *b, int ndims)
+{
+    for (int d = 0; d < ndims; d++)
+        if (a[d] >= b[d] + b[ndims + d] || b[d] >= a[d] + a[ndims + d]) return 0;
+    return 1;
+}
+
+int lattio_box_overlaps(const uint64_t *boxes, size_t n, int ndims, size_t me)
+{
+    const size_t w = 2 * (size_t)ndims;
+    const uint64_t *mine = boxes + me * w;
+    if (box_empty(mine, ndims)) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (i != me && !box_empty(boxes + i * w, ndims) && boxes_meet(mine, boxes + i * w, ndims))
+            return 1;
+    return 0;
+}
+
 int lattio_split(uint64_t extent, uint64_t parts, uint64_t index, uint64_t *lo, uint64_t *count)
 {
     RETURN_IF(!lo || !count, LATTIO_ERR_ARG);

@@ -20,7 +20,8 @@ struct lattio_lime_writer {
     uint64_t rec_data; /* payload offset of the open record */
     uint64_t rec_len;
     uint64_t written;
-    int failed; /* a write failed: the file must not be renamed into place */
+    int failed; /* the first failed call's status (0: none): every later call is
+                   ERR_STATE and close returns it without renaming */
 };
 
 int lattio_pwrite_all(int fd, uint64_t off, const void *buf, size_t n)
@@ -102,7 +103,7 @@ int lattio_lime_writer_open(const char *path, int mode, lattio_lime_writer **out
     w->path = lattio_strdup(path);
     int rc = w->path ? open_file(w, base) : LATTIO_FAIL(LATTIO_ERR_NOMEM, "path");
     if (rc < 0) {
-        w->failed = 1;
+        w->failed = rc;
         lattio_lime_writer_close(w);
         return rc;
     }
@@ -110,20 +111,22 @@ int lattio_lime_writer_open(const char *path, int mode, lattio_lime_writer **out
     return LATTIO_OK;
 }
 
-int lattio_lime_writer_begin(lattio_lime_writer *w, const char *type, uint64_t length, int mb,
-                             int me)
+/* A failed call poisons the writer: the file it meant to write is not the
+ * file on disk, so close must not publish it (the first error wins). */
+static int poison(lattio_lime_writer *w, int rc)
+{
+    if (rc < 0 && !w->failed) w->failed = rc;
+    return rc;
+}
+
+static int writer_begin(lattio_lime_writer *w, const char *type, uint64_t length, int mb, int me)
 {
     unsigned char h[LATTIO_LIME_HEADER_SIZE];
-    RETURN_IF(!w || !type, LATTIO_ERR_ARG);
+    RETURN_IF(!type, LATTIO_ERR_ARG);
     RETURN_IF(w->in_record, LATTIO_ERR_STATE);
-    RETURN_IF(w->failed, LATTIO_ERR_STATE);
     RETURN_IF_ERROR(lattio_lime_header_encode(h, type, length, mb, me));
     RETURN_IF(length > LATTIO_LIME_MAX_LENGTH - w->off, LATTIO_ERR_OVERFLOW);
-    int rc = lattio_pwrite_all(w->fd, w->off, h, sizeof h);
-    if (rc < 0) {
-        w->failed = 1;
-        return rc;
-    }
+    RETURN_IF_ERROR(lattio_pwrite_all(w->fd, w->off, h, sizeof h));
     w->in_record = 1;
     w->rec_data = w->off + LATTIO_LIME_HEADER_SIZE;
     w->rec_len = length;
@@ -131,42 +134,57 @@ int lattio_lime_writer_begin(lattio_lime_writer *w, const char *type, uint64_t l
     return LATTIO_OK;
 }
 
-int lattio_lime_writer_write(lattio_lime_writer *w, const void *buf, size_t n)
+int lattio_lime_writer_begin(lattio_lime_writer *w, const char *type, uint64_t length, int mb,
+                             int me)
 {
-    RETURN_IF(!w || (!buf && n), LATTIO_ERR_ARG);
-    RETURN_IF(!w->in_record || w->failed, LATTIO_ERR_STATE);
+    RETURN_IF(!w, LATTIO_ERR_ARG);
+    RETURN_IF(w->failed, LATTIO_ERR_STATE);
+    return poison(w, writer_begin(w, type, length, mb, me));
+}
+
+static int writer_write(lattio_lime_writer *w, const void *buf, size_t n)
+{
+    RETURN_IF(!buf && n, LATTIO_ERR_ARG);
+    RETURN_IF(!w->in_record, LATTIO_ERR_STATE);
     RETURN_IF((uint64_t)n > w->rec_len - w->written, LATTIO_ERR_RECORD_OVERRUN);
-    int rc = lattio_pwrite_all(w->fd, w->rec_data + w->written, buf, n);
-    if (rc < 0) {
-        w->failed = 1;
-        return rc;
-    }
+    RETURN_IF_ERROR(lattio_pwrite_all(w->fd, w->rec_data + w->written, buf, n));
     w->written += n;
     return LATTIO_OK;
 }
 
-int lattio_lime_writer_end(lattio_lime_writer *w)
+int lattio_lime_writer_write(lattio_lime_writer *w, const void *buf, size_t n)
+{
+    RETURN_IF(!w, LATTIO_ERR_ARG);
+    RETURN_IF(w->failed, LATTIO_ERR_STATE);
+    return poison(w, writer_write(w, buf, n));
+}
+
+static int writer_end(lattio_lime_writer *w)
 {
     static const unsigned char zeros[8];
-    RETURN_IF(!w, LATTIO_ERR_ARG);
-    RETURN_IF(!w->in_record || w->failed, LATTIO_ERR_STATE);
+    RETURN_IF(!w->in_record, LATTIO_ERR_STATE);
     RETURN_IF(w->written != w->rec_len, LATTIO_ERR_RECORD_SHORT);
     uint32_t pad = lattio_lime_padding(w->rec_len);
-    int rc = lattio_pwrite_all(w->fd, w->rec_data + w->rec_len, zeros, pad);
-    if (rc < 0) {
-        w->failed = 1;
-        return rc;
-    }
+    RETURN_IF_ERROR(lattio_pwrite_all(w->fd, w->rec_data + w->rec_len, zeros, pad));
     w->in_record = 0;
     w->off = w->rec_data + w->rec_len + pad;
     return LATTIO_OK;
 }
 
+int lattio_lime_writer_end(lattio_lime_writer *w)
+{
+    RETURN_IF(!w, LATTIO_ERR_ARG);
+    RETURN_IF(w->failed, LATTIO_ERR_STATE);
+    return poison(w, writer_end(w));
+}
+
 int lattio_lime_writer_record(lattio_lime_writer *w, const char *type, const void *data,
                               uint64_t length, int mb, int me)
 {
-    RETURN_IF(!w || (!data && length), LATTIO_ERR_ARG);
-    RETURN_IF(length > SIZE_MAX, LATTIO_ERR_OVERFLOW);
+    RETURN_IF(!w, LATTIO_ERR_ARG);
+    RETURN_IF(w->failed, LATTIO_ERR_STATE);
+    RETURN_IF(!data && length, poison(w, LATTIO_ERR_ARG));
+    RETURN_IF(length > SIZE_MAX, poison(w, LATTIO_ERR_OVERFLOW));
     RETURN_IF_ERROR(lattio_lime_writer_begin(w, type, length, mb, me));
     RETURN_IF_ERROR(lattio_lime_writer_write(w, data, (size_t)length));
     return lattio_lime_writer_end(w);
@@ -202,8 +220,8 @@ int lattio_sync_directory(const char *path)
 static int finish_file(lattio_lime_writer *w)
 {
     int rc = LATTIO_OK;
-    if (w->in_record) rc = LATTIO_FAIL(LATTIO_ERR_RECORD_SHORT, "record open at close");
-    if (rc == LATTIO_OK && w->failed) rc = LATTIO_FAIL(LATTIO_ERR_WRITE, "earlier write failed");
+    if (w->failed) rc = w->failed; /* the first error */
+    else if (w->in_record) rc = LATTIO_FAIL(LATTIO_ERR_RECORD_SHORT, "record open at close");
     if (rc == LATTIO_OK && (w->flags & LATTIO_LIME_DURABLE)) rc = sync_file(w);
     if (w->fd >= 0 && close(w->fd) != 0 && rc == LATTIO_OK)
         rc = LATTIO_FAIL(LATTIO_ERR_CLOSE, "close");

@@ -618,10 +618,8 @@ static int write_verified(mover *m, const lattio_field_desc *d, const void *loca
         int same = 0;
         RETURN_IF_ERROR(verify_record(m, volume, staging_bound(d), &same));
         if (same) return LATTIO_OK;
-        if (*retries >= d->verify_retries) {
-            m->f->failed = 1;
+        if (*retries >= d->verify_retries)
             return LATTIO_FAIL(LATTIO_ERR_VERIFY, "binary record differs after rewrites");
-        }
         ++*retries;
         RETURN_IF_ERROR(write_rounds(m, local));
     }
@@ -734,7 +732,7 @@ int lattio_field_write(lattio_file *f, const lattio_field_desc *d, const lattio_
     RETURN_IF(!f, LATTIO_ERR_ARG);
     if (out) memset(out, 0, sizeof *out);
     lattio_prof_begin(f, LATTIO_PHASE_SETUP);
-    const int rc = field_write(f, d, l, local, out);
+    const int rc = lattio_file_outcome(f, field_write(f, d, l, local, out));
     return lattio_prof_end(f, rc, 0);
 }
 

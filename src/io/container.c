@@ -385,7 +385,7 @@ static int reduce_file(const lattio_container *c, const file_sums *mine, file_su
  * the group's ranks gather). */
 static int finish_stream(lattio_container *c)
 {
-    int rc = c->failed ? LATTIO_FAIL(LATTIO_ERR_STATE, "earlier failure") : LATTIO_OK;
+    int rc = c->failed; /* a failed write's status: nothing is published */
     if (!c->coalescing) return rc < 0 ? rc : lattio_cont_stream_finish(&c->h, &c->s, &c->sink);
     RETURN_IF_ERROR(lattio_agree(c->comm, rc));
     return lattio_container_coalesce_close(c);

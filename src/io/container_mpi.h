@@ -25,7 +25,8 @@ struct lattio_container {
     int fd;                        /* this rank's file (-1: none) */
     lattio_cont_stream s;
     lattio_cont_sink sink;
-    int failed;
+    int failed;                    /* the first failed write's status (0: none): close
+                                      returns it on every rank and publishes nothing */
     /* coalescing (writing with opt.coalesce > 1) */
     MPI_Comm gcomm;                /* the k consecutive ranks of a group, in fcomm */
     int coalescing, spilled;       /* active; this rank's stream outgrew the buffer */

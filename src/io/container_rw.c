@@ -43,12 +43,12 @@ static int buffer_stream(lattio_container *c, const void *buf, uint64_t n, int *
 
 int lattio_container_write(lattio_container *c, const void *buf, uint64_t n)
 {
-    RETURN_IF(!c || (n && !buf), LATTIO_ERR_ARG);
+    RETURN_IF(!c, LATTIO_ERR_ARG);
     RETURN_IF(c->mode != LATTIO_MODE_CREATE || c->failed, LATTIO_ERR_STATE);
-    int rc = LATTIO_OK, done = 0;
-    if (c->coalescing && !c->spilled) rc = buffer_stream(c, buf, n, &done);
+    int rc = n && !buf ? LATTIO_FAIL(LATTIO_ERR_ARG, "buf") : LATTIO_OK, done = 0;
+    if (rc == LATTIO_OK && c->coalescing && !c->spilled) rc = buffer_stream(c, buf, n, &done);
     if (rc == LATTIO_OK && !done) rc = lattio_cont_stream_write(&c->h, &c->s, &c->sink, buf, n);
-    if (rc < 0) c->failed = 1;
+    if (rc < 0) c->failed = rc; /* the stream lacks what the task meant to write */
     return rc;
 }
 

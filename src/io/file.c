@@ -270,6 +270,15 @@ static int publish(lattio_file *f, int status)
     return lattio_agree(f->comm, status != LATTIO_OK ? status : rc);
 }
 
+int lattio_file_outcome(lattio_file *f, int rc)
+{
+    if (!f || rc >= 0 || f->mode == LATTIO_MODE_READ || f->failed) return rc;
+    if (f->borrowed && (rc == LATTIO_ERR_ARG || rc == LATTIO_ERR_RANK_ARG || rc == LATTIO_ERR_RECORD_OVERRUN))
+        return rc;
+    f->failed = rc;
+    return rc;
+}
+
 /* Collective.  The end of the write: every rank's view of the file is at
  * least f->min_size bytes long (a short record whose extension was deferred
  * while requests were pending). */
@@ -288,8 +297,8 @@ static int extend_deferred(lattio_file *f, int rc)
 /* Collective.  Agree on the state at close and sync a durable write. */
 static int finish_writing(lattio_file *f, int rc)
 {
+    if (f->failed && rc == LATTIO_OK) rc = f->failed; /* the first error, on every rank */
     if (f->in_record && rc == LATTIO_OK) rc = LATTIO_FAIL(LATTIO_ERR_RECORD_SHORT, "record open at close");
-    if (f->failed && rc == LATTIO_OK) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "earlier failure");
     rc = extend_deferred(f, lattio_agree(f->comm, rc));
     lattio_prof_phase(f, LATTIO_PHASE_SYNC);
     if (f->opt.durable && rc == LATTIO_OK)

@@ -38,7 +38,9 @@ struct lattio_file {
     int nnodes;          /* shared-memory nodes of comm (MPI_COMM_TYPE_SHARED), >= 1 */
     int node_ranks;      /* ranks of comm on this rank's node, >= 1 */
     int wb_fd;           /* writeback.c: descriptor for early writeback, -1 when off */
-    int failed;          /* an agreed error happened: a CREATE file is not renamed */
+    int failed;          /* the first agreed error of a collective write call (0: none):
+                            every later write call returns ERR_STATE and lattio_close
+                            returns it and renames nothing (lattio_file_outcome) */
     /* lattio_attach: fh belongs to the caller; close neither closes, renames
      * nor unlinks it, and restores the caller's error handler */
     int borrowed;
@@ -84,6 +86,15 @@ void lattio_prof_release(lattio_file *f);
  * last handle freed on this thread (lattio_close's own time included). */
 const lattio_prof *lattio_prof_local(const lattio_file *f);
 const lattio_prof *lattio_prof_last_closed(void);
+
+/* Collective (rc must be agreed).  The outcome of a collective write call
+ * on f: a failure is remembered as the file's first error (poisoning it:
+ * later write calls give ERR_STATE, lattio_close returns it and discards a
+ * CREATE file).  An attached file (Lemon's contract: the caller owns it and
+ * lattio renames nothing) stays usable after a call refused before writing
+ * any byte (ERR_ARG, ERR_RANK_ARG, ERR_RECORD_OVERRUN), as Lemon allows.
+ * Read-only files are never poisoned.  Returns rc. */
+int lattio_file_outcome(lattio_file *f, int rc);
 
 /* Map an MPI return code: MPI_SUCCESS -> LATTIO_OK, otherwise `status`
  * (traced with MPI's error string). */

@@ -16,8 +16,30 @@
 #define STAGING_BYTES ((uint64_t)16 << 20)
 #define MAX_RUNS 4096
 
+/* Collective.  No two ranks' boxes share a site (ERR_LAYOUT on every rank
+ * otherwise): every rank gathers the boxes (2 * ndims values per rank) and
+ * checks its own against the others.  With the site counts adding up to the
+ * lattice, disjoint boxes inside it cover it exactly: no hole, no site
+ * written twice, no byte left unwritten. */
+static int disjoint_boxes(lattio_file *f, const lattio_layout *l)
+{
+    const int w = 2 * l->ndims;
+    uint64_t mine[2 * LATTIO_MAX_DIMS];
+    uint64_t *all = lattio_malloc((size_t)f->size * (size_t)w * sizeof *all);
+    int rc = lattio_agree(f->comm, all ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "boxes"));
+    if (rc == LATTIO_OK) {
+        lattio_box_of(l, mine);
+        rc = MPI_CHECK(MPI_Allgather(mine, w, MPI_UINT64_T, all, w, MPI_UINT64_T, f->comm), LATTIO_ERR_MPI);
+        if (rc == LATTIO_OK && lattio_box_overlaps(all, (size_t)f->size, l->ndims, (size_t)f->rank))
+            rc = LATTIO_FAIL(LATTIO_ERR_LAYOUT, "boxes of two ranks overlap");
+        rc = lattio_agree(f->comm, rc);
+    }
+    lattio_free(all);
+    return rc;
+}
+
 /* Every rank must describe the same lattice; the boxes must add up (to at
- * most the lattice when `partial`). */
+ * most the lattice when `partial`) and be disjoint. */
 static int same_lattice(lattio_file *f, const lattio_layout *l, int local_rc, int partial)
 {
     uint64_t key[3 + 2 * LATTIO_MAX_DIMS] = {0}, root[3 + 2 * LATTIO_MAX_DIMS];
@@ -41,7 +63,7 @@ static int same_lattice(lattio_file *f, const lattio_layout *l, int local_rc, in
                               LATTIO_ERR_MPI));
     if (partial) RETURN_IF(total > lattio_layout_global_sites(l), LATTIO_ERR_LAYOUT);
     else RETURN_IF(total != lattio_layout_global_sites(l), LATTIO_ERR_LAYOUT);
-    return LATTIO_OK;
+    return disjoint_boxes(f, l);
 }
 
 int lattio_same_lattice(lattio_file *f, const lattio_layout *l, int local_rc)
@@ -283,9 +305,7 @@ static int lattice_write(lattio_file *f, const lattio_layout *l, uint64_t offset
     if (partial && (strategy == LATTIO_STRATEGY_AGGREGATE || strategy == LATTIO_STRATEGY_SERIAL))
         strategy = LATTIO_STRATEGY_INDEPENDENT;
     if (rc == LATTIO_OK) rc = move_with(f, strategy, naggs, l, f->rec_data + offset, (unsigned char *)local, 1);
-    rc = lattio_agree(f->comm, rc);
-    if (rc < 0) f->failed = 1;
-    RETURN_IF_ERROR(rc);
+    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     f->rec_written += lattio_layout_local_sites(l) * l->site_bytes;
     return LATTIO_OK;
 }
@@ -318,7 +338,7 @@ int lattio_lattice_write(lattio_file *f, const lattio_layout *l, uint64_t offset
                          const void *local)
 {
     lattio_prof_begin(f, LATTIO_PHASE_SETUP);
-    int rc = lattice_write(f, l, offset, local, 0);
+    int rc = lattio_file_outcome(f, lattice_write(f, l, offset, local, 0));
     return lattio_prof_end(f, rc, local_bytes(l, rc));
 }
 
@@ -326,7 +346,7 @@ int lattio_lattice_write_part(lattio_file *f, const lattio_layout *l, uint64_t o
                               const void *local)
 {
     lattio_prof_begin(f, LATTIO_PHASE_SETUP);
-    int rc = lattice_write(f, l, offset, local, 1);
+    int rc = lattio_file_outcome(f, lattice_write(f, l, offset, local, 1));
     return lattio_prof_end(f, rc, local_bytes(l, rc));
 }
 
@@ -349,9 +369,7 @@ static int lattice_iwrite_part(lattio_file *f, const lattio_layout *l, uint64_t 
     if (strategy != LATTIO_STRATEGY_COLLECTIVE)
         return lattio_request_write_packed(f, l, offset, packed, req);
     rc = move_with(f, strategy, naggs, l, f->rec_data + offset, (unsigned char *)packed, 1);
-    rc = lattio_agree(f->comm, rc);
-    if (rc < 0) f->failed = 1;
-    RETURN_IF_ERROR(rc);
+    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     f->rec_written += lattio_layout_local_sites(l) * l->site_bytes;
     return LATTIO_OK;
 }
@@ -360,7 +378,7 @@ int lattio_lattice_iwrite_part(lattio_file *f, const lattio_layout *l, uint64_t 
                                const void *packed, lattio_request **req)
 {
     lattio_prof_begin(f, LATTIO_PHASE_SETUP);
-    int rc = lattice_iwrite_part(f, l, offset, packed, req);
+    int rc = lattio_file_outcome(f, lattice_iwrite_part(f, l, offset, packed, req));
     return lattio_prof_end(f, rc, local_bytes(l, rc));
 }
 

@@ -18,14 +18,9 @@ static int same_record_arguments(lattio_file *f, const char *type, uint64_t leng
     return LATTIO_OK;
 }
 
-/* The agreed outcome of a collective write call; failure poisons the file. */
-static int settle(lattio_file *f, int rc)
-{
-    rc = lattio_agree(f->comm, rc);
-    if (rc < 0 && rc != LATTIO_ERR_RECORD_OVERRUN && rc != LATTIO_ERR_ARG && rc != LATTIO_ERR_RANK_ARG)
-        f->failed = 1;
-    return rc;
-}
+/* The agreed outcome of a write step (the public call poisons the file on
+ * failure: lattio_file_outcome). */
+static int settle(lattio_file *f, int rc) { return lattio_agree(f->comm, rc); }
 
 static int writable(const lattio_file *f)
 {
@@ -192,26 +187,26 @@ static int record_read_at(lattio_file *f, uint64_t offset, void *buf, uint64_t c
 int lattio_record_begin(lattio_file *f, const char *type, uint64_t length, int mb, int me)
 {
     lattio_prof_begin(f, LATTIO_PHASE_SETUP);
-    return lattio_prof_end(f, record_begin(f, type, length, mb, me), 0);
+    return lattio_prof_end(f, lattio_file_outcome(f, record_begin(f, type, length, mb, me)), 0);
 }
 
 int lattio_record_write_at(lattio_file *f, uint64_t offset, const void *buf, uint64_t count)
 {
     lattio_prof_begin(f, LATTIO_PHASE_SETUP);
-    return lattio_prof_end(f, record_write_at(f, offset, buf, count), count);
+    return lattio_prof_end(f, lattio_file_outcome(f, record_write_at(f, offset, buf, count)), count);
 }
 
 int lattio_record_end(lattio_file *f, int allow_short)
 {
     lattio_prof_begin(f, LATTIO_PHASE_SETUP);
-    return lattio_prof_end(f, record_end(f, allow_short), 0);
+    return lattio_prof_end(f, lattio_file_outcome(f, record_end(f, allow_short)), 0);
 }
 
 int lattio_record_write(lattio_file *f, const char *type, const void *data, uint64_t length,
                         int mb, int me)
 {
     lattio_prof_begin(f, LATTIO_PHASE_META);
-    return lattio_prof_end(f, record_write(f, type, data, length, mb, me), 0);
+    return lattio_prof_end(f, lattio_file_outcome(f, record_write(f, type, data, length, mb, me)), 0);
 }
 
 int lattio_record_next(lattio_file *f, lattio_record_info *info)

@@ -213,7 +213,7 @@ static int launch(lattio_file *f, lattio_request *r, int rc, lattio_request **re
     rc = lattio_agree(f->comm, rc);
     if (rc < 0) {
         drain(r);
-        if (!r || r->writing) f->failed = 1;
+        if (!r || r->writing) lattio_file_outcome(f, rc);
         request_free(r);
         return rc;
     }
@@ -241,7 +241,7 @@ static int complete(lattio_request *r)
     uint64_t n = r->local ? lattio_layout_local_sites(&r->layout) : 0;
     if (rc == LATTIO_OK && n) rc = lattio_layout_unpack(&r->layout, r->own, 0, n, r->local);
     rc = lattio_agree(f->comm, rc);
-    if (rc < 0 && r->writing) f->failed = 1;
+    if (r->writing) lattio_file_outcome(f, rc);
     delist(f, r);
     request_free(r);
     return rc;
@@ -385,7 +385,7 @@ int lattio_lattice_iwrite(lattio_file *f, const lattio_layout *l, uint64_t offse
                           const void *local, lattio_request **req)
 {
     lattio_prof_begin(f, LATTIO_PHASE_SETUP);
-    int rc = lattice_iwrite(f, l, offset, local, req);
+    int rc = lattio_file_outcome(f, lattice_iwrite(f, l, offset, local, req));
     return lattio_prof_end(f, rc, rc == LATTIO_OK ? lattio_layout_local_sites(l) * l->site_bytes : 0);
 }
 
@@ -401,7 +401,7 @@ int lattio_record_iwrite_at(lattio_file *f, uint64_t offset, const void *buf, ui
                             lattio_request **req)
 {
     lattio_prof_begin(f, LATTIO_PHASE_SETUP);
-    return lattio_prof_end(f, record_iwrite_at(f, offset, buf, count, req), count);
+    return lattio_prof_end(f, lattio_file_outcome(f, record_iwrite_at(f, offset, buf, count, req)), count);
 }
 
 int lattio_record_iread_at(lattio_file *f, uint64_t offset, void *buf, uint64_t count,

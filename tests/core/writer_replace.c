@@ -3,6 +3,8 @@
  * is left behind; record lengths are enforced. */
 #include "testutil.h"
 
+#include <unistd.h>
+
 #include <sys/stat.h>
 
 static int file_is(const char *path, const char *content)
@@ -29,10 +31,19 @@ static void failed_write_keeps_old(void)
     CHECK_INT(test_count_temporaries(), 1);
     CHECK_OK(lattio_lime_writer_begin(w, "t", 10, 1, 1));
     CHECK_STATUS(lattio_lime_writer_write(w, "0123456789A", 11), LATTIO_ERR_RECORD_OVERRUN);
-    CHECK_OK(lattio_lime_writer_write(w, "01234", 5));
-    CHECK_STATUS(lattio_lime_writer_end(w), LATTIO_ERR_RECORD_SHORT);
+    /* the refusal poisons the writer: the first error is what close returns */
+    CHECK_STATUS(lattio_lime_writer_write(w, "01234", 5), LATTIO_ERR_STATE);
+    CHECK_STATUS(lattio_lime_writer_end(w), LATTIO_ERR_STATE);
     CHECK_STATUS(lattio_lime_writer_begin(w, "u", 1, 1, 1), LATTIO_ERR_STATE);
     CHECK(file_is("data.lime", "previous contents"));
+    CHECK_STATUS(lattio_lime_writer_close(w), LATTIO_ERR_RECORD_OVERRUN);
+    CHECK(file_is("data.lime", "previous contents"));
+    CHECK_INT(test_count_temporaries(), 0);
+    /* a record closed short */
+    CHECK_OK(lattio_lime_writer_open("data.lime", LATTIO_LIME_CREATE, &w));
+    CHECK_OK(lattio_lime_writer_begin(w, "t", 10, 1, 1));
+    CHECK_OK(lattio_lime_writer_write(w, "01234", 5));
+    CHECK_STATUS(lattio_lime_writer_end(w), LATTIO_ERR_RECORD_SHORT);
     CHECK_STATUS(lattio_lime_writer_close(w), LATTIO_ERR_RECORD_SHORT);
     CHECK(file_is("data.lime", "previous contents"));
     CHECK_INT(test_count_temporaries(), 0);
@@ -79,12 +90,22 @@ static void bad_arguments(void)
     char longtype[200];
     memset(longtype, 'q', sizeof longtype);
     longtype[150] = '\0';
+    CHECK_STATUS(lattio_lime_writer_write(NULL, "a", 1), LATTIO_ERR_ARG);
+    CHECK_OK(lattio_lime_writer_close(w)); /* no records: an empty, valid file */
+    CHECK(file_is("x.lime", ""));
+    /* a refused type or length: close returns it and publishes nothing */
+    CHECK_OK(lattio_lime_writer_open("y.lime", LATTIO_LIME_CREATE, &w));
     CHECK_STATUS(lattio_lime_writer_begin(w, longtype, 1, 1, 1), LATTIO_ERR_TYPE_TOO_LONG);
     CHECK_STATUS(lattio_lime_writer_write(w, "a", 1), LATTIO_ERR_STATE);
     CHECK_STATUS(lattio_lime_writer_end(w), LATTIO_ERR_STATE);
+    CHECK_STATUS(lattio_lime_writer_record(w, "t", "a", 1, 1, 1), LATTIO_ERR_STATE);
+    CHECK_STATUS(lattio_lime_writer_close(w), LATTIO_ERR_TYPE_TOO_LONG);
+    CHECK(access("y.lime", F_OK) != 0);
+    CHECK_OK(lattio_lime_writer_open("y.lime", LATTIO_LIME_CREATE, &w));
     CHECK_STATUS(lattio_lime_writer_begin(w, "t", UINT64_MAX, 1, 1), LATTIO_ERR_LENGTH_OVERFLOW);
-    CHECK_OK(lattio_lime_writer_close(w)); /* no records: an empty, valid file */
-    CHECK(file_is("x.lime", ""));
+    CHECK_STATUS(lattio_lime_writer_close(w), LATTIO_ERR_LENGTH_OVERFLOW);
+    CHECK(access("y.lime", F_OK) != 0);
+    CHECK_INT(test_count_temporaries(), 0);
     CHECK_OK(lattio_lime_writer_close(NULL));
 }
 

@@ -11,20 +11,32 @@ static int last;
 static void one_rank_overruns(void)
 {
     lattio_file *f = NULL;
+    if (mpitest_rank == 0) unlink("data.lime"); /* from an earlier run */
+    MPI_Barrier(MPI_COMM_WORLD);
     CHECK_OK(lattio_open(MPI_COMM_WORLD, "data.lime", LATTIO_MODE_CREATE, MPI_INFO_NULL, NULL, &f));
     CHECK_OK(lattio_record_begin(f, "r", 100, 1, 1));
     char buf[64] = {0};
     uint64_t off = mpitest_rank == last ? 90 : 0; /* the last rank writes past the end */
     CHECK_STATUS(lattio_record_write_at(f, off, buf, 20), LATTIO_ERR_RECORD_OVERRUN);
+    /* the failure poisons the file on every rank: nothing more is written */
+    CHECK_STATUS(lattio_record_write_at(f, 0, buf, mpitest_rank == 0 ? 60 : 0), LATTIO_ERR_STATE);
+    CHECK_STATUS(lattio_record_end(f, 0), LATTIO_ERR_STATE);
+    CHECK_STATUS(lattio_close(f), LATTIO_ERR_RECORD_OVERRUN);
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(access("data.lime", F_OK) != 0);
+    /* a record closed short, then one rank names a different type */
+    CHECK_OK(lattio_open(MPI_COMM_WORLD, "data.lime", LATTIO_MODE_CREATE, MPI_INFO_NULL, NULL, &f));
+    CHECK_OK(lattio_record_begin(f, "r", 100, 1, 1));
     CHECK_OK(lattio_record_write_at(f, 0, buf, mpitest_rank == 0 ? 60 : 0));
     CHECK_STATUS(lattio_record_end(f, 0), LATTIO_ERR_RECORD_SHORT);
-    CHECK_OK(lattio_record_write_at(f, 60, buf, mpitest_rank == 0 ? 40 : 0));
-    CHECK_OK(lattio_record_end(f, 0));
-    /* one rank names a different type */
+    CHECK_STATUS(lattio_close(f), LATTIO_ERR_RECORD_SHORT);
+    CHECK_OK(lattio_open(MPI_COMM_WORLD, "data.lime", LATTIO_MODE_CREATE, MPI_INFO_NULL, NULL, &f));
     CHECK_STATUS(lattio_record_begin(f, mpitest_rank == last ? "odd" : "even", 8, 1, 1),
                  last ? LATTIO_ERR_RANK_ARG : LATTIO_OK);
     if (!last) CHECK_OK(lattio_record_end(f, 1));
-    CHECK_OK(lattio_close(f));
+    CHECK_STATUS(lattio_close(f), last ? LATTIO_ERR_RANK_ARG : LATTIO_OK);
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK((access("data.lime", F_OK) == 0) == !last);
 }
 
 static void failed_write_keeps_previous(void)

@@ -1,6 +1,7 @@
 /* nb_errors.c -- non-blocking calls with a bad argument on one rank only
  * return the same error on every rank (no hang, no request, nothing
- * pending afterwards); lattio_wait(NULL) and a NULL request are OK; no open
+ * pending afterwards) and poison a file being written (close returns the
+ * error, nothing is published); lattio_wait(NULL) and a NULL request are OK; no open
  * or current record is ERR_STATE; a read whose bytes vanished (the file
  * truncated behind lattio's back) fails on every rank, and does not hang
  * (OMPIO never completes a non-blocking read across the end of file). */
@@ -22,6 +23,29 @@ static void layout_of(lattio_layout *l, int tile)
     CHECK_OK(lattio_layout_init(l, 2, G, lo, cnt, 4));
 }
 
+/* A CREATE file on w.lime with record "r" of LEN bytes open. */
+static lattio_file *open_record(void)
+{
+    lattio_file *f = NULL;
+    CHECK_OK(lattio_open(MPI_COMM_WORLD, "w.lime", LATTIO_MODE_CREATE, MPI_INFO_NULL, NULL, &f));
+    CHECK_OK(lattio_record_begin(f, "r", LEN, 1, 1));
+    return f;
+}
+
+/* A refused start poisons the file: later calls are ERR_STATE, close returns
+ * the refusal on every rank and publishes nothing. */
+static void expect_poisoned(lattio_file *f, int status)
+{
+    unsigned char b = 0;
+    lattio_request *req = NULL;
+    CHECK(f->npending == 0);
+    CHECK_STATUS(lattio_record_iwrite_at(f, 0, &b, 1, &req), LATTIO_ERR_STATE);
+    CHECK_STATUS(lattio_close(f), status);
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(access("w.lime", F_OK) != 0);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 static void write_errors(void)
 {
     lattio_file *f = NULL;
@@ -30,28 +54,41 @@ static void write_errors(void)
     unsigned char buf[LEN] = {0};
     layout_of(&l, 1);
     layout_of(&bad, 0);
+    if (mpitest_rank == 0) unlink("w.lime"); /* from an earlier run */
+    MPI_Barrier(MPI_COMM_WORLD);
     CHECK_OK(lattio_open(MPI_COMM_WORLD, "w.lime", LATTIO_MODE_CREATE, MPI_INFO_NULL, NULL, &f));
     CHECK_STATUS(lattio_lattice_iwrite(f, &l, 0, buf, &req), LATTIO_ERR_STATE); /* no record */
-    CHECK_STATUS(lattio_record_iwrite_at(f, 0, buf, 1, &req), LATTIO_ERR_STATE);
-    CHECK_STATUS(lattio_record_iread_at(f, 0, buf, 1, &req), LATTIO_ERR_STATE);
-    CHECK_OK(lattio_record_begin(f, "r", LEN, 1, 1));
+    expect_poisoned(f, LATTIO_ERR_STATE);
+    f = open_record();
     CHECK_STATUS(lattio_record_iwrite_at(f, last() ? LEN - 1 : 0, buf, 2, &req),
                  LATTIO_ERR_RECORD_OVERRUN);
     CHECK(req == NULL);
+    expect_poisoned(f, LATTIO_ERR_RECORD_OVERRUN);
+    f = open_record();
     CHECK_STATUS(lattio_record_iwrite_at(f, 0, last() ? NULL : buf, 2, &req), LATTIO_ERR_ARG);
+    expect_poisoned(f, LATTIO_ERR_ARG);
+    f = open_record();
     CHECK_STATUS(lattio_record_iwrite_at(f, 0, buf, 2, last() ? NULL : &req), LATTIO_ERR_ARG);
+    expect_poisoned(f, LATTIO_ERR_ARG);
+    f = open_record();
     CHECK_STATUS(lattio_lattice_iwrite(f, mpitest_size > 1 ? &bad : NULL, 0, buf, &req),
                  mpitest_size > 1 ? LATTIO_ERR_LAYOUT : LATTIO_ERR_ARG);
-    lattio_layout other = l;
-    if (last()) other.global[0] = 9, other.count[0] = 9;
-    CHECK_STATUS(lattio_lattice_iwrite(f, &other, 0, buf, &req),
-                 mpitest_size > 1 ? LATTIO_ERR_RANK_ARG : LATTIO_OK);
-    CHECK_OK(lattio_wait(&req)); /* the one-rank case started a request */
+    expect_poisoned(f, mpitest_size > 1 ? LATTIO_ERR_LAYOUT : LATTIO_ERR_ARG);
+    if (mpitest_size > 1) {
+        f = open_record();
+        lattio_layout other = l;
+        if (last()) other.global[0] = 9, other.count[0] = 9;
+        CHECK_STATUS(lattio_lattice_iwrite(f, &other, 0, buf, &req), LATTIO_ERR_RANK_ARG);
+        expect_poisoned(f, LATTIO_ERR_RANK_ARG);
+    }
+    f = open_record();
     CHECK_STATUS(lattio_lattice_iwrite(f, &l, LEN - 100, buf, &req), LATTIO_ERR_RECORD_OVERRUN);
-    CHECK(req == NULL && f->npending == 0);
+    CHECK(req == NULL);
     CHECK_OK(lattio_wait(NULL));
     CHECK_OK(lattio_wait(&req));
-    /* the file is still usable: none of the errors above poisons it */
+    expect_poisoned(f, LATTIO_ERR_RECORD_OVERRUN);
+    /* a clean write after all that */
+    f = open_record();
     CHECK_OK(lattio_record_iwrite_at(f, 0, buf, mpitest_rank == 0 ? LEN : 0, &req));
     CHECK_OK(lattio_record_end(f, 0));
     CHECK_OK(lattio_wait(&req));
