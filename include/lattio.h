@@ -132,6 +132,44 @@ const char *lattio_strerror(int status);
 const char *lattio_error_name(int status);
 /* Local.  "major.minor.patch". */
 const char *lattio_version(void);
+/* Local.  The errno value (ENOSPC, EACCES, EIO, ...) of the latest failed
+ * system call this thread's lattio calls reported as an error (an MPI-IO
+ * error class is mapped to the matching errno), so a caller can print the
+ * system's reason with strerror; 0 when none.  Reading it clears it. */
+int lattio_last_errno(void);
+
+/* --- temporary files ------------------------------------------------------
+ * Every lattio writer writes PATH under a temporary name beside it,
+ * "PATH.lattio-tmp.HOST.PID.TIME.SALT" (HOST: the short host name; PID: the
+ * writing process; TIME: seconds since 1970), renamed to PATH on success and
+ * removed on failure.  A writer killed before that leaves its temporary
+ * behind; these calls find and remove them (docs/format.md, "Temporary
+ * files", states the rule for shared file systems). */
+enum lattio_temp_state {
+    LATTIO_TEMP_GONE = 0,    /* made on this host by a process that no longer exists: removable */
+    LATTIO_TEMP_RUNNING = 1, /* its process (or one with that pid) still runs on this host */
+    LATTIO_TEMP_UNKNOWN = 2  /* another host, or a name of an older lattio: cannot tell */
+};
+typedef struct lattio_temp_info {
+    char *name;     /* path of the temporary file */
+    char host[64];  /* writer's host ("" when unknown) */
+    long pid;       /* writer's process id (-1 when unknown) */
+    int64_t time;   /* creation, seconds since 1970 (0 when unknown) */
+    uint64_t size;  /* bytes */
+    int state;      /* enum lattio_temp_state */
+} lattio_temp_info;
+/* Local.  The temporaries beside `path` (regular files named
+ * PATH.lattio-tmp.*, and PATH.lattio-convert.* of older releases).  *list
+ * is freed with lattio_temp_list_free.  ERR_ARG, ERR_OPEN (directory), ERR_NOMEM. */
+int lattio_temp_list(const char *path, lattio_temp_info **list, size_t *count);
+void lattio_temp_list_free(lattio_temp_info *list, size_t count);
+/* Local.  Create a fresh temporary file beside `path` under such a name
+ * (exclusively, mode 0666 less the umask), open for writing in *fd; its name
+ * goes to name[0 .. size).  ERR_OVERFLOW (size too small), ERR_OPEN. */
+int lattio_temp_open(const char *path, char *name, size_t size, int *fd);
+/* Local.  Remove t's file if its writer is provably gone (state checked
+ * again now): ERR_STATE otherwise; ERR_WRITE when unlink fails. */
+int lattio_temp_remove(const lattio_temp_info *t);
 
 /* ------------------------------------------------------------------------ */
 /* LIME record layer (MPI-free, local calls)                                */

@@ -19,7 +19,7 @@ int lattio_cont_open_member(const char *path, uint32_t k, int *fd)
     const int missing = d < 0 && errno == ENOENT;
     lattio_free(name);
     RETURN_IF(d < 0 && k > 0 && missing, LATTIO_ERR_CONTAINER_MEMBER);
-    RETURN_IF(d < 0, LATTIO_ERR_OPEN);
+    RETURN_IF_ERRNO(d < 0, LATTIO_ERR_OPEN);
     *fd = d;
     return LATTIO_OK;
 }

@@ -39,7 +39,7 @@ static int open_file(const char *path, uint32_t k, int *fd)
     do *fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     while (*fd < 0 && errno == EINTR);
     lattio_free(name);
-    RETURN_IF(*fd < 0, LATTIO_ERR_OPEN);
+    RETURN_IF_ERRNO(*fd < 0, LATTIO_ERR_OPEN);
     return LATTIO_OK;
 }
 
@@ -185,7 +185,7 @@ int lattio_container_writer_close(lattio_container_writer *w)
         if (rc == LATTIO_OK) rc = finish_file(w, k);
         int crc = close(w->fds[k]);
         w->fds[k] = -1;
-        if (rc == LATTIO_OK && crc != 0) rc = LATTIO_FAIL(LATTIO_ERR_CLOSE, "close");
+        if (rc == LATTIO_OK && crc != 0) rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_CLOSE, "close");
     }
     free_writer(w);
     return rc;

@@ -4,6 +4,7 @@
 
 #include "lattio.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,6 +27,26 @@ void lattio_trace_set_rank(int rank);
 /* Record an error in the trace and evaluate to it. */
 int lattio_fail(const char *file, int line, const char *cond, int status);
 #define LATTIO_FAIL(status, cond) lattio_fail(__FILE__, __LINE__, (cond), (status))
+
+/* Record a failed system call: `err` (an errno value) becomes what
+ * lattio_last_errno reports, the trace shows strerror(err); evaluates to
+ * status. */
+int lattio_fail_errno(const char *file, int line, const char *cond, int status, int err);
+#define LATTIO_FAIL_ERRNO(status, cond) lattio_fail_errno(__FILE__, __LINE__, (cond), (status), errno)
+/* Return `status` (with errno recorded) when `cond` holds. */
+#define RETURN_IF_ERRNO(cond, status)                                                    \
+    do {                                                                                 \
+        if (cond) return LATTIO_FAIL_ERRNO((status), #cond);                             \
+    } while (0)
+
+/* Temporary files (tempfile.c).  The host part of a temporary name. */
+#define LATTIO_TEMP_HOST_MAX 64
+void lattio_temp_host(char *out, size_t size);
+/* A fresh temporary name beside path (lattio_malloc'd; NULL: no memory). */
+char *lattio_temp_name(const char *path);
+/* Create a temporary file beside path exclusively: *fd and *tmp (the
+ * name, lattio_malloc'd).  ERR_OPEN (errno recorded), ERR_NOMEM. */
+int lattio_temp_create(const char *path, int *fd, char **tmp);
 
 /* Return `status` from the current function when `cond` holds. */
 #define RETURN_IF(cond, status)                                                          \

@@ -163,7 +163,7 @@ int lattio_lime_check(const char *path, lattio_problem *problems, size_t max, si
     int fd;
     do fd = open(path, O_RDONLY | O_CLOEXEC);
     while (fd < 0 && errno == EINTR);
-    RETURN_IF(fd < 0, LATTIO_ERR_OPEN);
+    RETURN_IF_ERRNO(fd < 0, LATTIO_ERR_OPEN);
     lattio_source src;
     int rc = lattio_source_fd(fd, &src);
     if (rc == LATTIO_OK) rc = lattio_lime_check_source(&src, problems, max, count, nrecords);

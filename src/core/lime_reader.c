@@ -23,7 +23,7 @@ int lattio_lime_reader_open(const char *path, lattio_lime_reader **out)
     int fd;
     do fd = open(path, O_RDONLY | O_CLOEXEC);
     while (fd < 0 && errno == EINTR);
-    RETURN_IF(fd < 0, LATTIO_ERR_OPEN);
+    RETURN_IF_ERRNO(fd < 0, LATTIO_ERR_OPEN);
     lattio_lime_reader *r = lattio_calloc(1, sizeof *r);
     if (!r) {
         close(fd);

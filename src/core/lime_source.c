@@ -40,7 +40,7 @@ static int fd_read_at(const lattio_source *src, uint64_t off, void *buf, size_t 
         if (k < 0 && errno == EINTR) continue;
         if (k < 0) {
             *got = done;
-            return LATTIO_FAIL(LATTIO_ERR_READ, "pread");
+            return LATTIO_FAIL_ERRNO(LATTIO_ERR_READ, "pread");
         }
         if (k == 0) break;
         done += (size_t)k;
@@ -52,8 +52,8 @@ static int fd_read_at(const lattio_source *src, uint64_t off, void *buf, size_t 
 int lattio_source_fd(int fd, lattio_source *src)
 {
     struct stat st;
-    RETURN_IF(fstat(fd, &st) != 0, LATTIO_ERR_STAT);
-    RETURN_IF(st.st_size < 0, LATTIO_ERR_STAT);
+    RETURN_IF_ERRNO(fstat(fd, &st) != 0, LATTIO_ERR_STAT);
+    RETURN_IF_ERRNO(st.st_size < 0, LATTIO_ERR_STAT);
     lattio_source s = {fd_read_at, NULL, NULL, fd, (uint64_t)st.st_size};
     *src = s;
     return LATTIO_OK;

@@ -31,7 +31,8 @@ int lattio_pwrite_all(int fd, uint64_t off, const void *buf, size_t n)
     while (n > 0) {
         ssize_t k = pwrite(fd, p, n, (off_t)off);
         if (k < 0 && errno == EINTR) continue;
-        RETURN_IF(k <= 0, LATTIO_ERR_WRITE);
+        RETURN_IF_ERRNO(k < 0, LATTIO_ERR_WRITE);
+        RETURN_IF(k == 0, LATTIO_ERR_WRITE);
         p += k;
         off += (uint64_t)k;
         n -= (size_t)k;
@@ -40,22 +41,7 @@ int lattio_pwrite_all(int fd, uint64_t off, const void *buf, size_t n)
 }
 
 /* Create a fresh temporary file next to `path`. */
-static int open_temporary(lattio_lime_writer *w)
-{
-    static unsigned counter;
-    size_t n = strlen(w->path) + 48;
-    w->tmp = lattio_malloc(n);
-    RETURN_IF(!w->tmp, LATTIO_ERR_NOMEM);
-    for (int attempt = 0; attempt < 100; attempt++) {
-        snprintf(w->tmp, n, "%s.lattio-tmp.%ld.%u", w->path, (long)getpid(), counter++);
-        w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (w->fd >= 0) return LATTIO_OK;
-        if (errno != EEXIST && errno != EINTR) break;
-    }
-    lattio_free(w->tmp);
-    w->tmp = NULL;
-    return LATTIO_FAIL(LATTIO_ERR_OPEN, "temporary file");
-}
+static int open_temporary(lattio_lime_writer *w) { return lattio_temp_create(w->path, &w->fd, &w->tmp); }
 
 /* Find where the records of an existing file end. */
 static int find_append_offset(lattio_lime_writer *w)
@@ -78,12 +64,12 @@ static int open_file(lattio_lime_writer *w, int mode)
 {
     if (mode == LATTIO_LIME_APPEND) {
         w->fd = open(w->path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-        RETURN_IF(w->fd < 0, LATTIO_ERR_OPEN);
+        RETURN_IF_ERRNO(w->fd < 0, LATTIO_ERR_OPEN);
         return find_append_offset(w);
     }
     if (w->flags & LATTIO_LIME_IN_PLACE) {
         w->fd = open(w->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-        RETURN_IF(w->fd < 0, LATTIO_ERR_OPEN);
+        RETURN_IF_ERRNO(w->fd < 0, LATTIO_ERR_OPEN);
         return LATTIO_OK;
     }
     return open_temporary(w);
@@ -195,7 +181,7 @@ uint64_t lattio_lime_writer_offset(const lattio_lime_writer *w) { return w ? w->
 /* Flush to stable storage (file, then directory for a rename). */
 static int sync_file(const lattio_lime_writer *w)
 {
-    RETURN_IF(fsync(w->fd) != 0, LATTIO_ERR_SYNC);
+    RETURN_IF_ERRNO(fsync(w->fd) != 0, LATTIO_ERR_SYNC);
     return LATTIO_OK;
 }
 
@@ -209,10 +195,10 @@ int lattio_sync_directory(const char *path)
     memcpy(dir, slash ? path : ".", slash ? n : 1);
     dir[slash ? n : 1] = '\0';
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    RETURN_IF(fd < 0, LATTIO_ERR_SYNC);
+    RETURN_IF_ERRNO(fd < 0, LATTIO_ERR_SYNC);
     int rc = fsync(fd);
     close(fd);
-    RETURN_IF(rc != 0, LATTIO_ERR_SYNC);
+    RETURN_IF_ERRNO(rc != 0, LATTIO_ERR_SYNC);
     return LATTIO_OK;
 }
 
@@ -224,11 +210,11 @@ static int finish_file(lattio_lime_writer *w)
     else if (w->in_record) rc = LATTIO_FAIL(LATTIO_ERR_RECORD_SHORT, "record open at close");
     if (rc == LATTIO_OK && (w->flags & LATTIO_LIME_DURABLE)) rc = sync_file(w);
     if (w->fd >= 0 && close(w->fd) != 0 && rc == LATTIO_OK)
-        rc = LATTIO_FAIL(LATTIO_ERR_CLOSE, "close");
+        rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_CLOSE, "close");
     w->fd = -1;
     if (!w->tmp) return rc;
     if (rc == LATTIO_OK && rename(w->tmp, w->path) != 0)
-        rc = LATTIO_FAIL(LATTIO_ERR_RENAME, "rename");
+        rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_RENAME, "rename");
     if (rc != LATTIO_OK) {
         unlink(w->tmp);
         return rc;

@@ -79,6 +79,24 @@ int lattio_fail(const char *file, int line, const char *cond, int status)
     return status;
 }
 
+/* The errno of this thread's latest failed system call reported as an error. */
+static _Thread_local int last_errno;
+
+int lattio_fail_errno(const char *file, int line, const char *cond, int status, int err)
+{
+    last_errno = err;
+    if (lattio_trace_enabled())
+        lattio_trace(file, line, "%s: %s -> %s", cond, strerror(err), lattio_error_name(status));
+    return status;
+}
+
+int lattio_last_errno(void)
+{
+    int e = last_errno;
+    last_errno = 0;
+    return e;
+}
+
 /* --- allocation --------------------------------------------------------- */
 
 static atomic_long outstanding;

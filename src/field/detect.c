@@ -49,7 +49,7 @@ int lattio_gauge_detect(const char *path, int *format)
     RETURN_IF(!path || !format, LATTIO_ERR_ARG);
     *format = LATTIO_GAUGE_UNKNOWN;
     const int fd = open(path, O_RDONLY | O_CLOEXEC);
-    RETURN_IF(fd < 0, LATTIO_ERR_OPEN);
+    RETURN_IF_ERRNO(fd < 0, LATTIO_ERR_OPEN);
     lattio_source src;
     unsigned char h[24];
     size_t got = 0;

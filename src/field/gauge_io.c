@@ -175,22 +175,10 @@ int gauge_write_links(gauge_out *o, const double *u, uint64_t volume, int fmt, i
 
 int gauge_out_open(gauge_out *o, const char *path)
 {
-    static unsigned counter;
     o->fd = -1;
     o->status = LATTIO_OK;
     o->path = path;
-    const size_t n = strlen(path) + 64;
-    o->tmp = lattio_malloc(n);
-    RETURN_IF(!o->tmp, LATTIO_ERR_NOMEM);
-    for (int tries = 0; o->fd < 0 && tries < 100; tries++) {
-        snprintf(o->tmp, n, "%s.lattio-tmp.%ld.%u", path, (long)getpid(), counter++);
-        o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (o->fd < 0 && errno != EEXIST) break;
-    }
-    if (o->fd >= 0) return LATTIO_OK;
-    lattio_free(o->tmp);
-    o->tmp = NULL;
-    return LATTIO_FAIL(LATTIO_ERR_OPEN, "open temporary file");
+    return lattio_temp_create(path, &o->fd, &o->tmp);
 }
 
 int gauge_out_write(gauge_out *o, const void *buf, size_t n)
@@ -199,7 +187,7 @@ int gauge_out_write(gauge_out *o, const void *buf, size_t n)
     while (o->status == LATTIO_OK && n > 0) {
         const ssize_t k = write(o->fd, p, n);
         if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) o->status = LATTIO_FAIL(LATTIO_ERR_WRITE, "write");
+        if (k <= 0) o->status = LATTIO_FAIL_ERRNO(LATTIO_ERR_WRITE, "write");
         else {
             p += k;
             n -= (size_t)k;
@@ -211,10 +199,10 @@ int gauge_out_write(gauge_out *o, const void *buf, size_t n)
 int gauge_out_close(gauge_out *o, int ok)
 {
     int rc = o->status;
-    if (close(o->fd) != 0 && rc == LATTIO_OK) rc = LATTIO_FAIL(LATTIO_ERR_CLOSE, "close");
+    if (close(o->fd) != 0 && rc == LATTIO_OK) rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_CLOSE, "close");
     if (rc == LATTIO_OK && !ok) rc = LATTIO_ERR_WRITE;
     if (rc == LATTIO_OK && rename(o->tmp, o->path) != 0)
-        rc = LATTIO_FAIL(LATTIO_ERR_RENAME, "rename");
+        rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_RENAME, "rename");
     if (rc != LATTIO_OK) unlink(o->tmp);
     lattio_free(o->tmp);
     o->tmp = NULL;
@@ -250,7 +238,7 @@ void lattio_gauge_write_options_default(lattio_gauge_write_options *opt, int for
 static int read_plain(const char *path, int format, lattio_gauge_info *info, double **u)
 {
     const int fd = open(path, O_RDONLY | O_CLOEXEC);
-    RETURN_IF(fd < 0, LATTIO_ERR_OPEN);
+    RETURN_IF_ERRNO(fd < 0, LATTIO_ERR_OPEN);
     lattio_source src;
     int rc = lattio_source_fd(fd, &src);
     if (rc == LATTIO_OK) {

@@ -2,11 +2,29 @@
  * agreement between ranks, and transfers that never overflow an MPI count. */
 #include "io_internal.h"
 
+#include <errno.h>
+
 #include <limits.h>
+
+/* The errno matching an MPI error class of file operations (EIO else). */
+static int errno_of_class(int mpi_rc)
+{
+    int cls = MPI_ERR_OTHER;
+    MPI_Error_class(mpi_rc, &cls);
+    static const int map[][2] = {
+        {MPI_ERR_NO_SPACE, ENOSPC}, {MPI_ERR_QUOTA, EDQUOT},         {MPI_ERR_ACCESS, EACCES},
+        {MPI_ERR_READ_ONLY, EROFS}, {MPI_ERR_NO_SUCH_FILE, ENOENT}, {MPI_ERR_FILE_EXISTS, EEXIST},
+        {MPI_ERR_BAD_FILE, ENAMETOOLONG}, {MPI_ERR_FILE_IN_USE, EBUSY}, {MPI_ERR_IO, EIO}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (map[i][0] == cls) return map[i][1];
+    return 0;
+}
 
 int lattio_mpi_status(int mpi_rc, int status, const char *what)
 {
     if (mpi_rc == MPI_SUCCESS) return LATTIO_OK;
+    int e = errno_of_class(mpi_rc);
+    if (e) lattio_fail_errno(__FILE__, __LINE__, what, status, e);
     if (lattio_trace_enabled()) {
         char msg[MPI_MAX_ERROR_STRING] = "";
         int len = 0;

@@ -100,16 +100,16 @@ static int check_arguments(const char *path, int mode, const lattio_container_op
     return LATTIO_OK;
 }
 
-/* What the first collective call settles: the largest chunk hint, and
- * rank 0's container id and temporary-name parts (pid, random suffix). */
+/* What the first collective call settles: the largest chunk hint and rank
+ * 0's container id. */
 typedef struct open_args {
-    uint64_t chunk, id, pid, suffix;
+    uint64_t chunk, id;
 } open_args;
 
 /* One Allreduce (MIN) decides the argument checks (`bad`: this rank's),
  * that every rank gave the same path, mode and options (their hash's
  * minimum and maximum agree), the largest chunk hint, and carries rank
- * 0's id and name parts (the other ranks give the largest value). */
+ * 0's id (the other ranks give the largest value). */
 static int agree_arguments(lattio_container *c, int bad, uint64_t chunk_hint, open_args *a)
 {
     uint64_t h = 1469598103934665603ULL;
@@ -119,18 +119,13 @@ static int agree_arguments(lattio_container *c, int bad, uint64_t chunk_hint, op
                            (uint64_t)c->opt.no_verify, c->opt.nfiles, (uint64_t)c->opt.coalesce,
                            (uint64_t)comm_given(c->opt.file_comm)};
     for (int i = 0; i < 9; i++) h = (h ^ v[i]) * 1099511628211ULL;
-    uint64_t mine[7] = {(uint64_t)((int64_t)bad - INT32_MIN), h, ~h, ~chunk_hint, UINT64_MAX,
-                        UINT64_MAX, UINT64_MAX}, all[7];
-    if (c->rank == 0) {
-        mine[4] = lattio_cont_new_id();
-        mine[5] = (uint64_t)getpid();
-        mine[6] = lattio_cont_new_id() & 0xffffffULL;
-    }
-    RETURN_IF_ERROR(lattio_allreduce_u64(mine, all, 7, MPI_MIN, c->comm));
+    uint64_t mine[5] = {(uint64_t)((int64_t)bad - INT32_MIN), h, ~h, ~chunk_hint, UINT64_MAX}, all[5];
+    if (c->rank == 0) mine[4] = lattio_cont_new_id();
+    RETURN_IF_ERROR(lattio_allreduce_u64(mine, all, 5, MPI_MIN, c->comm));
     const int status = (int)((int64_t)all[0] + INT32_MIN);
     RETURN_IF(status < 0, status);
     RETURN_IF(all[1] != ~all[2], LATTIO_ERR_RANK_ARG);
-    open_args r = {~all[3], all[4], all[5], all[6]};
+    open_args r = {~all[3], all[4]};
     *a = r;
     return LATTIO_OK;
 }
@@ -211,7 +206,7 @@ static int open_own_file(lattio_container *c, int how)
     do c->fd = open(name, flags, 0666);
     while (c->fd < 0 && errno == EINTR);
     lattio_free(name);
-    RETURN_IF(c->fd < 0, LATTIO_ERR_OPEN);
+    RETURN_IF_ERRNO(c->fd < 0, LATTIO_ERR_OPEN);
     return LATTIO_OK;
 }
 
@@ -292,13 +287,7 @@ static int start_ordered(lattio_container *c, const open_args *a)
  * geometry (largest chunk hint, rank 0's alignment) and id shared. */
 static int start_writing(lattio_container *c, const open_args *a)
 {
-    if (!c->opt.in_place) {
-        size_t n = strlen(c->path) + 64;
-        c->tmp = lattio_malloc(n);
-        if (c->tmp)
-            snprintf(c->tmp, n, "%s.lattio-tmp.%llu.%llx", c->path, (unsigned long long)a->pid,
-                     (unsigned long long)a->suffix);
-    }
+    if (!c->opt.in_place) RETURN_IF_ERROR(lattio_bcast_temp_name(c->comm, c->rank, c->path, &c->tmp));
     return c->nfiles == 1 && !c->opt.in_place ? start_shared(c, a) : start_ordered(c, a);
 }
 
@@ -322,7 +311,7 @@ int lattio_container_open(MPI_Comm comm, const char *path, int mode, uint64_t ch
     *out = NULL;
     int bad = check_arguments(path, mode, opt);
     lattio_container *c = NULL;
-    open_args a = {0, 0, 0, 0};
+    open_args a = {0, 0};
     int rc = new_container(comm, bad ? "" : path, mode, opt, &c);
     if (rc < 0) return rc;
     rc = agree_arguments(c, bad, chunk_hint, &a);
@@ -342,8 +331,8 @@ int lattio_container_open(MPI_Comm comm, const char *path, int mode, uint64_t ch
 static int close_own_file(lattio_container *c, int status)
 {
     if (status == LATTIO_OK && c->opt.durable && fsync(c->fd) != 0)
-        status = LATTIO_FAIL(LATTIO_ERR_SYNC, "fsync");
-    if (close(c->fd) != 0 && status == LATTIO_OK) status = LATTIO_FAIL(LATTIO_ERR_CLOSE, "close");
+        status = LATTIO_FAIL_ERRNO(LATTIO_ERR_SYNC, "fsync");
+    if (close(c->fd) != 0 && status == LATTIO_OK) status = LATTIO_FAIL_ERRNO(LATTIO_ERR_CLOSE, "close");
     c->fd = -1;
     return status;
 }
@@ -422,7 +411,7 @@ static int rename_member(const lattio_container *c, int status)
     char *to = lattio_cont_member_name(c->path, c->findex);
     int rc = from && to ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "name");
     if (rc == LATTIO_OK && status == LATTIO_OK && rename(from, to) != 0)
-        rc = LATTIO_FAIL(LATTIO_ERR_RENAME, "rename");
+        rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_RENAME, "rename");
     if (from && (status != LATTIO_OK || rc != LATTIO_OK)) unlink(from);
     if (rc == LATTIO_OK && status == LATTIO_OK && c->opt.durable) rc = lattio_sync_directory(to);
     lattio_free(from);
@@ -463,7 +452,7 @@ static int finish_reading(lattio_container *c)
     int rc = lattio_container_leave_chunk(c, UINT32_MAX, 0);
     for (uint32_t k = 0; k < c->nread; k++) {
         if (c->fds[k] >= 0 && close(c->fds[k]) != 0 && rc == LATTIO_OK)
-            rc = LATTIO_FAIL(LATTIO_ERR_CLOSE, "close");
+            rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_CLOSE, "close");
         c->fds[k] = -1;
     }
     return lattio_agree(c->comm, rc);

@@ -139,22 +139,21 @@ static int same_arguments(lattio_file *f, const char *path, int mode)
     return LATTIO_OK;
 }
 
-/* Rank 0 picks a temporary name beside the final one and tells the others. */
-static int choose_temporary(lattio_file *f)
+/* Collective.  Rank 0 picks a temporary name beside `path` (who made it:
+ * host, process, time) and tells the others: *tmp on every rank. */
+int lattio_bcast_temp_name(MPI_Comm comm, int rank, const char *path, char **tmp)
 {
-    size_t n = strlen(f->path) + 64;
     int len = 0;
-    f->tmp = lattio_malloc(n);
-    RETURN_IF(!f->tmp, LATTIO_ERR_NOMEM);
-    if (f->rank == 0) {
-        unsigned long long salt = (unsigned long long)MPI_Wtime() * 1000003ULL ^ (unsigned)getpid();
-        snprintf(f->tmp, n, "%s.lattio-tmp.%ld.%llx", f->path, (long)getpid(), salt & 0xffffffULL);
-        len = (int)strlen(f->tmp) + 1;
-    }
-    RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(&len, 1, MPI_INT, 0, f->comm), LATTIO_ERR_MPI));
-    RETURN_IF(len <= 0 || (size_t)len > n, LATTIO_ERR_MPI);
-    return MPI_CHECK(MPI_Bcast(f->tmp, len, MPI_CHAR, 0, f->comm), LATTIO_ERR_MPI);
+    *tmp = rank == 0 ? lattio_temp_name(path) : NULL;
+    if (rank == 0) len = *tmp ? (int)strlen(*tmp) + 1 : 0;
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(&len, 1, MPI_INT, 0, comm), LATTIO_ERR_MPI));
+    RETURN_IF(len <= 0, LATTIO_ERR_NOMEM);
+    if (rank != 0) *tmp = lattio_malloc((size_t)len);
+    RETURN_IF_ERROR(lattio_agree(comm, *tmp ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "name")));
+    return MPI_CHECK(MPI_Bcast(*tmp, len, MPI_CHAR, 0, comm), LATTIO_ERR_MPI);
 }
+
+static int choose_temporary(lattio_file *f) { return lattio_bcast_temp_name(f->comm, f->rank, f->path, &f->tmp); }
 
 static int amode_of(int mode)
 {
@@ -261,7 +260,7 @@ static int publish(lattio_file *f, int status)
     int rc = LATTIO_OK;
     if (f->rank == 0 && f->tmp) {
         if (status == LATTIO_OK && rename(f->tmp, f->path) != 0)
-            rc = LATTIO_FAIL(LATTIO_ERR_RENAME, "rename");
+            rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_RENAME, "rename");
         if (status != LATTIO_OK || rc != LATTIO_OK) unlink(f->tmp);
     }
     lattio_prof_phase(f, LATTIO_PHASE_SYNC);

@@ -96,6 +96,10 @@ const lattio_prof *lattio_prof_last_closed(void);
  * Read-only files are never poisoned.  Returns rc. */
 int lattio_file_outcome(lattio_file *f, int rc);
 
+/* Collective.  A temporary name beside `path` chosen by rank 0
+ * (lattio_temp_name) in *tmp on every rank (lattio_malloc'd, or NULL). */
+int lattio_bcast_temp_name(MPI_Comm comm, int rank, const char *path, char **tmp);
+
 /* Map an MPI return code: MPI_SUCCESS -> LATTIO_OK, otherwise `status`
  * (traced with MPI's error string). */
 int lattio_mpi_status(int mpi_rc, int status, const char *what);

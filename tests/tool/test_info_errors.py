@@ -28,7 +28,7 @@ def main():
     p = tu.run(["info", "--json", "e.lime"])
     tu.check(p.returncode == 0 and json.loads(p.stdout) == {"file": "e.lime", "records": []}, "empty file")
     p = tu.run(["info", "nothere.lime"])
-    tu.check(p.returncode == 1 and p.stderr == b"lattio info: nothere.lime: cannot open file (ERR_OPEN)\n",
+    tu.check(p.returncode == 1 and p.stderr == b"lattio info: nothere.lime: cannot open file (ERR_OPEN): No such file or directory\n",
              "missing file %r" % p.stderr)
     for args in (["info"], ["info", "a", "b"], ["info", "--xml", "a"]):
         tu.check_eq(tu.run(args).returncode, 2, "usage %s" % args)

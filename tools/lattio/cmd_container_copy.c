@@ -15,27 +15,6 @@
 #define O_NOFOLLOW 0
 #endif
 
-/* OUT must not be the container itself (O_TRUNC would destroy it first). */
-static int same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-static int open_output(const char *cmd, const char *name, int *fd)
-{
-    *fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (*fd < 0) return tool_error(cmd, name, "cannot open for writing: %s", strerror(errno));
-    return TOOL_OK;
-}
-
-static int close_output(const char *cmd, const char *name, int fd, int ret)
-{
-    if (close(fd) != 0 && ret == TOOL_OK)
-        ret = tool_error(cmd, name, "close failed: %s", strerror(errno));
-    return ret;
-}
-
 /* --- split --------------------------------------------------------------- */
 
 static int digits(uint32_t v)
@@ -55,9 +34,11 @@ static int split_task(const ct_input *in, const char *prefix, int width, uint32_
     if (!name) return tool_error(in->cmd, NULL, "out of memory");
     snprintf(name, n, "%s.%0*" PRIu32, prefix, width & 15, t); /* width <= 10 digits */
     uint64_t size = ct_stream_size(in, t, NULL);
-    int fd = -1;
-    int ret = open_output(in->cmd, name, &fd);
-    if (ret == TOOL_OK) ret = close_output(in->cmd, name, fd, ct_copy(in, t, 0, size, fd, name));
+    const char *inputs[1] = {in->path};
+    tool_output o;
+    int ret = tool_output_allowed(in->cmd, name, inputs, 1);
+    if (ret == TOOL_OK) ret = tool_output_open(&o, in->cmd, name);
+    if (ret == TOOL_OK) ret = tool_output_finish(&o, ct_copy(in, t, 0, size, o.fd, name));
     if (ret == TOOL_OK) printf("%16" PRIu64 " %s\n", size, name);
     free(name);
     return ret;
@@ -180,21 +161,18 @@ int ct_cat(int argc, char **argv)
     int ret = cat_parse(argc, argv, &a);
     if (ret != TOOL_OK) return ret;
     ct_input in;
-    if (a.out && same_file(a.out, a.file))
-        return tool_error("container cat", a.out, "is the container itself; choose another output");
+    const char *inputs[1] = {a.file};
+    if (a.out && tool_output_allowed("container cat", a.out, inputs, 1) != TOOL_OK) return TOOL_FAIL;
     if (ct_open(&in, "container cat", a.file, a.flags) != TOOL_OK) return TOOL_FAIL;
-    int fd = STDOUT_FILENO;
+    tool_output o = {.fd = STDOUT_FILENO};
     const char *out_name = a.out ? a.out : "standard output";
     uint32_t task = 0;
     uint64_t block = 0;
     ret = cat_check(&in, &a, &task, &block);
-    if (ret == TOOL_OK && a.out) ret = open_output(in.cmd, a.out, &fd);
-    else if (a.out) fd = -1;
-    if (ret == TOOL_OK) ret = cat_body(&in, &a, task, block, fd, out_name);
-    if (a.out && fd >= 0) {
-        ret = close_output(in.cmd, a.out, fd, ret);
-        if (ret != TOOL_OK) unlink(a.out);
-    }
+    if (ret == TOOL_OK && a.out) ret = tool_output_open(&o, in.cmd, a.out);
+    if (ret == TOOL_OK) ret = cat_body(&in, &a, task, block, o.fd, out_name);
+    if (a.out && ret == TOOL_OK) ret = tool_output_finish(&o, ret);
+    else if (a.out && o.fd != STDOUT_FILENO) tool_output_finish(&o, ret);
     if (ret == TOOL_OK && in.recovered)
         fprintf(stderr, "lattio container cat: %s: warning: incomplete container (%s); wrote "
                 "what recovery reads\n", a.file, lattio_error_name(in.strict_status));

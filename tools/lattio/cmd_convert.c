@@ -132,6 +132,8 @@ int convert_precision(const convert_args *a, int in_precision)
            : a->precision ? a->precision : in_precision;
 }
 
+static verify_report convert_written; /* the written file, verified */
+
 static int write_and_check(const convert_args *a, const verify_report *in, const double *u,
                            const char *tmp)
 {
@@ -141,18 +143,17 @@ static int write_and_check(const convert_args *a, const verify_report *in, const
     opt.nersc_rows = a->rows;
     int rc = lattio_gauge_write(tmp, a->format, &opt, in->info.dims, u);
     if (rc != LATTIO_OK) return tool_status_error("convert", a->out, rc, "%s", " (writing)");
-    static verify_report out;
+    verify_report *out = &convert_written;
     double *v = NULL;
     int ret = TOOL_OK;
-    if (!verify_file(tmp, &out, &v) || !v) {
-        convert_report_problems(&out, "written file holds no gauge field (ERR_VERIFY)");
+    if (!verify_file(tmp, out, &v) || !v) {
+        convert_report_problems(out, "written file holds no gauge field (ERR_VERIFY)");
         ret = TOOL_FAIL;
     } else {
-        ret = compare(in, u, &out, v, opt.precision, a->format == LATTIO_GAUGE_NERSC ? a->rows : 3);
+        ret = compare(in, u, out, v, opt.precision, a->format == LATTIO_GAUGE_NERSC ? a->rows : 3);
     }
     lattio_gauge_free(v);
-    if (ret == TOOL_OK) convert_print(a, in, &out, opt.precision);
-    return ret;
+    return ret; /* the success line comes after the rename */
 }
 
 static int run_convert(int argc, char **argv)
@@ -168,20 +169,21 @@ static int run_convert(int argc, char **argv)
     }
     static verify_report in;
     double *u = NULL;
+    const char *inputs[1] = {a.in};
+    if (tool_output_allowed("convert", a.out, inputs, 1) != TOOL_OK) return TOOL_FAIL;
     if (!verify_file(a.in, &in, &u) || !u) {
         convert_report_problems(&in, "no gauge field to convert (ERR_UNSUPPORTED)");
         lattio_gauge_free(u);
         return TOOL_FAIL;
     }
-    const size_t n = strlen(a.out) + 48;
-    char *tmp = malloc(n);
-    if (!tmp) return tool_error("convert", NULL, "out of memory");
-    snprintf(tmp, n, "%s.lattio-convert.%ld", a.out, (long)getpid());
-    int ret = write_and_check(&a, &in, u, tmp);
-    if (ret == TOOL_OK && rename(tmp, a.out) != 0)
-        ret = tool_error("convert", a.out, "renaming the verified file into place failed (ERR_RENAME)");
-    if (ret != TOOL_OK) unlink(tmp);
-    free(tmp);
+    tool_output o;
+    int ret = tool_output_open(&o, "convert", a.out);
+    if (ret == TOOL_OK) {
+        close(o.fd); /* lattio_gauge_write replaces the reserved name */
+        o.fd = -1;
+        ret = tool_output_finish(&o, write_and_check(&a, &in, u, o.tmp));
+    }
+    if (ret == TOOL_OK) convert_print(&a, &in, &convert_written, convert_precision(&a, in.info.precision));
     lattio_gauge_free(u);
     return ret;
 }

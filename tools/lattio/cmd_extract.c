@@ -61,17 +61,11 @@ static int not_found(const extract_args *a, const tool_walk *w, uint64_t seen)
 
 int extract_write_payload(const extract_args *a, tool_walk *w)
 {
-    int to_stdout = !a->out || strcmp(a->out, "-") == 0;
-    int fd = STDOUT_FILENO;
-    const char *name = to_stdout ? "standard output" : a->out;
-    if (!to_stdout) {
-        fd = open(a->out, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-        if (fd < 0)
-            return tool_error("extract", a->out, "cannot open for writing: %s", strerror(errno));
-    }
-    int rc = tool_copy_payload("extract", w, a->file, fd, name);
-    if (!to_stdout && close(fd) != 0 && rc == TOOL_OK)
-        rc = tool_error("extract", a->out, "close failed: %s", strerror(errno));
+    if (!a->out || strcmp(a->out, "-") == 0)
+        return tool_copy_payload("extract", w, a->file, STDOUT_FILENO, "standard output");
+    tool_output o;
+    int rc = tool_output_open(&o, "extract", a->out);
+    if (rc == TOOL_OK) rc = tool_output_finish(&o, tool_copy_payload("extract", w, a->file, o.fd, a->out));
     return rc;
 }
 
@@ -92,7 +86,15 @@ int extract_find(const extract_args *a, tool_walk *w)
 
 static int extract(const extract_args *a)
 {
-    if (tool_nranks() > 1) return extract_parallel(a);
+    const char *inputs[1] = {a->file};
+    int ok = !a->out || strcmp(a->out, "-") == 0 ||
+             (tool_rank() == 0 ? tool_output_allowed("extract", a->out, inputs, 1) == TOOL_OK : 1);
+    if (tool_nranks() > 1) {
+        tool_mpi_bcast(&ok, sizeof ok, 0);
+        if (!ok) return TOOL_FAIL;
+        return extract_parallel(a);
+    }
+    if (!ok) return TOOL_FAIL;
     tool_walk w;
     if (extract_find(a, &w) != TOOL_OK) return TOOL_FAIL;
     int ret = extract_write_payload(a, &w);

@@ -175,6 +175,12 @@ static int pack_one(lattio_lime_writer *w, const char *out, const pack_entry *e,
 static int write_lime(const char *out, const pack_list *l)
 {
     lattio_lime_writer *w = NULL;
+    const char **inputs = malloc((l->n + 1) * sizeof *inputs);
+    if (!inputs) return tool_error("pack", NULL, "out of memory");
+    for (size_t i = 0; i < l->n; i++) inputs[i] = l->e[i].path;
+    int allowed = tool_output_allowed("pack", out, inputs, (int)l->n);
+    free(inputs);
+    if (allowed != TOOL_OK) return TOOL_FAIL;
     int rc = lattio_lime_writer_open(out, LATTIO_LIME_CREATE, &w);
     if (rc < 0) return tool_status_error("pack", out, rc, "%s", "");
     char *buf = malloc(TOOL_BLOCK_SIZE);

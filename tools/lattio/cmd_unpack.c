@@ -105,12 +105,11 @@ static int unpack_record(tool_walk *w, const char *file, const char *dir, FILE *
     fprintf(list, "%s ", name);
     write_list_type(list, w->info.type);
     fputc('\n', list);
-    int ret = TOOL_OK;
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0666);
-    if (fd < 0) ret = tool_error("unpack", path, "cannot open for writing: %s", strerror(errno));
-    if (fd >= 0) ret = tool_copy_payload("unpack", w, file, fd, path);
-    if (fd >= 0 && close(fd) != 0 && ret == TOOL_OK)
-        ret = tool_error("unpack", path, "close failed: %s", strerror(errno));
+    const char *inputs[1] = {file};
+    tool_output o;
+    int ret = tool_output_allowed("unpack", path, inputs, 1);
+    if (ret == TOOL_OK) ret = tool_output_open(&o, "unpack", path);
+    if (ret == TOOL_OK) ret = tool_output_finish(&o, tool_copy_payload("unpack", w, file, o.fd, path));
     free(path);
     return ret;
 }

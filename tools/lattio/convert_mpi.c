@@ -23,18 +23,18 @@ int convert_in_parallel(const convert_args *a)
 /* What rank 0 tells the others after verifying IN. */
 typedef struct convert_plan {
     int ok, precision;
-    char tmp[4096];
+    tool_output out; /* broadcast: the other ranks use out.tmp only (the pointers are rank 0's) */
 } convert_plan;
 
-/* Collective: write the distributed field to p->tmp. */
+/* Collective: write the distributed field to p->out.tmp. */
 static int write_out(const convert_args *a, const convert_plan *p, const lattio_layout *l,
                      const double *u)
 {
     lattio_options opt;
     lattio_options_default(&opt);
-    opt.in_place = 1; /* p->tmp is already a temporary name */
+    opt.in_place = 1; /* p->out.tmp is already a temporary name */
     lattio_file *f = NULL;
-    int rc = lattio_open(MPI_COMM_WORLD, p->tmp, LATTIO_MODE_CREATE, MPI_INFO_NULL, &opt, &f);
+    int rc = lattio_open(MPI_COMM_WORLD, p->out.tmp, LATTIO_MODE_CREATE, MPI_INFO_NULL, &opt, &f);
     if (rc == LATTIO_OK) {
         lattio_field_desc d;
         lattio_field_desc_default(&d, a->format == LATTIO_GAUGE_ILDG ? LATTIO_FIELD_ILDG_GAUGE
@@ -51,12 +51,14 @@ static int write_out(const convert_args *a, const convert_plan *p, const lattio_
     return rc != LATTIO_OK ? rc : crc;
 }
 
-/* Collective: verify p->tmp and compare it with IN's field u. */
+static verify_report convert_written_mpi; /* the written file, verified (rank 0) */
+
+/* Collective: verify p->out.tmp and compare it with IN's field u. */
 static int check_out(const convert_args *a, const convert_plan *p, const verify_report *in,
                      const lattio_layout *l, const double *u)
 {
-    static verify_report out;
-    const int ok = verify_file_any(p->tmp, &out);
+    verify_report *const out = &convert_written_mpi;
+    const int ok = verify_file_any(p->out.tmp, out);
     lattio_layout lv;
     double *v = NULL;
     const int have = verify_take_gauge(&lv, &v);
@@ -69,13 +71,10 @@ static int check_out(const convert_args *a, const convert_plan *p, const verify_
     free(v);
     if (tool_rank() != 0) return TOOL_OK;
     if (!ok || !have) {
-        convert_report_problems(&out, "written file holds no gauge field (ERR_VERIFY)");
+        convert_report_problems(out, "written file holds no gauge field (ERR_VERIFY)");
         return TOOL_FAIL;
     }
-    const int rows = 3;
-    const int ret = convert_compare(in, &out, d, p->precision, rows);
-    if (ret == TOOL_OK) convert_print(a, in, &out, p->precision);
-    return ret;
+    return convert_compare(in, out, d, p->precision, 3); /* printed after the rename */
 }
 
 int convert_parallel(const convert_args *a)
@@ -88,10 +87,14 @@ int convert_parallel(const convert_args *a)
     convert_plan p;
     memset(&p, 0, sizeof p);
     if (tool_rank() == 0) {
+        const char *inputs[1] = {a->in};
         p.ok = ok && have && in.has_gauge;
         p.precision = convert_precision(a, in.info.precision);
-        snprintf(p.tmp, sizeof p.tmp, "%s.lattio-convert.%ld", a->out, (long)getpid());
         if (!p.ok) convert_report_problems(&in, "no gauge field to convert (ERR_UNSUPPORTED)");
+        if (p.ok) p.ok = tool_output_allowed("convert", a->out, inputs, 1) == TOOL_OK;
+        if (p.ok) p.ok = tool_output_open(&p.out, "convert", a->out) == TOOL_OK;
+        if (p.ok) close(p.out.fd); /* reserved; written in place by every rank */
+        p.out.fd = -1;
     }
     tool_mpi_bcast(&p, sizeof p, 0);
     if (!p.ok) {
@@ -104,8 +107,7 @@ int convert_parallel(const convert_args *a)
     else ret = check_out(a, &p, &in, &l, u);
     free(u);
     ret = tool_mpi_share_status(ret);
-    if (tool_rank() == 0 && ret == TOOL_OK && rename(p.tmp, a->out) != 0)
-        ret = tool_error("convert", a->out, "renaming the verified file into place failed (ERR_RENAME)");
-    if (tool_rank() == 0 && ret != TOOL_OK) unlink(p.tmp);
-    return ret;
+    if (tool_rank() == 0) ret = tool_output_finish(&p.out, ret);
+    if (tool_rank() == 0 && ret == TOOL_OK) convert_print(a, &in, &convert_written_mpi, p.precision);
+    return tool_mpi_share_status(ret);
 }

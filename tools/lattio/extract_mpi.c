@@ -50,13 +50,10 @@ static int splittable(const extract_args *a)
 static int create_temporary(const extract_args *a, extract_plan *p)
 {
     int fd = -1;
-    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        snprintf(p->tmp, sizeof p->tmp, "%s.lattio-tmp.%ld.%d", a->out, (long)getpid(), attempt);
-        fd = open(p->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-        if (fd < 0 && errno != EEXIST) break;
-    }
-    if (fd < 0) {
-        tool_error("extract", a->out, "cannot open for writing: %s", strerror(errno));
+    int rc = lattio_temp_open(a->out, p->tmp, sizeof p->tmp, &fd);
+    if (rc != LATTIO_OK) {
+        tool_error("extract", a->out, "cannot create a temporary file beside it: %s (%s)%s",
+                   lattio_strerror(rc), lattio_error_name(rc), tool_errno_suffix());
         return -1;
     }
     if (ftruncate(fd, (off_t)p->length) != 0) {

@@ -119,6 +119,31 @@ int tool_copy_payload(const char *cmd, tool_walk *w, const char *path, int out_f
 /* Write all n bytes; returns 0 or -1 (errno set). */
 int tool_write_all(int fd, const void *buf, size_t n);
 
+/* --- outputs (util.c) ------------------------------------------------------
+ * Every file a command writes goes through one crash-safe path: it is
+ * written under a lattio temporary name beside OUT (lattio_temp_open), and
+ * renamed to OUT only when everything succeeded; on failure or a signal the
+ * previous OUT is untouched and the temporary is removed (a killed process
+ * leaves one that `lattio clean OUT` removes). */
+typedef struct tool_output {
+    const char *cmd, *path;
+    char tmp[4096];
+    int fd; /* the temporary file, -1 when closed */
+} tool_output;
+
+/* OUT may be written: it is not a directory, not a symbolic link and not
+ * the same file (device and inode) as any of the n inputs.  Prints the reason and returns TOOL_FAIL
+ * otherwise. */
+int tool_output_allowed(const char *cmd, const char *out, const char *const *inputs, int n);
+/* Create the temporary file of OUT (after tool_output_allowed). */
+int tool_output_open(tool_output *o, const char *cmd, const char *path);
+/* ret == TOOL_OK: close, rename into place (messages carry strerror);
+ * otherwise close and remove.  Returns the final status. */
+int tool_output_finish(tool_output *o, int ret);
+/* The system's reason of the latest failed lattio call, as " (reason)" or
+ * "" (lattio_last_errno). */
+const char *tool_errno_suffix(void);
+
 /* --- text ---------------------------------------------------------------- */
 
 /* Print s as a JSON string literal (with quotes); bytes >= 0x80 and control

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* --- messages ------------------------------------------------------------ */
@@ -20,6 +21,8 @@ int tool_status_error(const char *cmd, const char *file, int status, const char 
     if (tool_rank() != 0) return TOOL_FAIL;
     fprintf(stderr, "lattio %s: %s: %s (%s)", cmd, file, lattio_strerror(status),
             lattio_error_name(status));
+    if ((status <= -100 && status > -200) || (status <= -400 && status > -500))
+        fputs(tool_errno_suffix(), stderr); /* the system's reason */
     va_list ap;
     va_start(ap, suffix_fmt);
     vfprintf(stderr, suffix_fmt, ap);
@@ -51,6 +54,55 @@ int tool_usage(const char *cmd, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, " (try 'lattio %s --help')\n", cmd);
     return TOOL_USAGE;
+}
+
+const char *tool_errno_suffix(void)
+{
+    static char buf[160];
+    int e = lattio_last_errno();
+    if (!e) return "";
+    snprintf(buf, sizeof buf, ": %s", strerror(e));
+    return buf;
+}
+
+/* --- outputs ------------------------------------------------------------- */
+
+int tool_output_allowed(const char *cmd, const char *out, const char *const *inputs, int n)
+{
+    struct stat so, si;
+    if (lstat(out, &so) != 0) return TOOL_OK; /* a new file */
+    if (S_ISLNK(so.st_mode)) return tool_error(cmd, out, "is a symbolic link: refusing to replace it");
+    if (S_ISDIR(so.st_mode)) return tool_error(cmd, out, "is a directory: nothing written");
+    for (int i = 0; i < n; i++)
+        if (inputs[i] && stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+            return tool_error(cmd, out, "is the same file as the input %s: refusing to overwrite it",
+                              inputs[i]);
+    return TOOL_OK;
+}
+
+int tool_output_open(tool_output *o, const char *cmd, const char *path)
+{
+    o->cmd = cmd;
+    o->path = path;
+    o->fd = -1;
+    o->tmp[0] = '\0';
+    int rc = lattio_temp_open(path, o->tmp, sizeof o->tmp, &o->fd);
+    if (rc != LATTIO_OK)
+        return tool_error(cmd, path, "cannot create a temporary file beside it: %s (%s)%s",
+                          lattio_strerror(rc), lattio_error_name(rc), tool_errno_suffix());
+    return TOOL_OK;
+}
+
+int tool_output_finish(tool_output *o, int ret)
+{
+    if (o->fd >= 0 && close(o->fd) != 0 && ret == TOOL_OK)
+        ret = tool_error(o->cmd, o->path, "close failed: %s", strerror(errno));
+    o->fd = -1;
+    if (ret == TOOL_OK && rename(o->tmp, o->path) != 0)
+        ret = tool_error(o->cmd, o->path, "cannot rename %s into place: %s", o->tmp, strerror(errno));
+    if (ret != TOOL_OK && o->tmp[0]) unlink(o->tmp);
+    o->tmp[0] = '\0';
+    return ret;
 }
 
 /* --- arguments ----------------------------------------------------------- */
