@@ -33,7 +33,8 @@ static void print_problem(const char *path, const lattio_problem *p)
         printf("record %d at offset %" PRIu64 ": ", p->record + 1, p->offset);
     else
         printf("offset %" PRIu64 ": ", p->offset);
-    printf("%s (%s)\n", p->message, lattio_error_name(p->status));
+    tool_print_escaped(stdout, p->message);
+    printf(" (%s)\n", lattio_error_name(p->status));
 }
 
 /* Check one file; returns TOOL_OK when clean. */
@@ -42,6 +43,7 @@ static int check_file(const char *path)
     int fd = open(path, O_RDONLY);
     if (fd < 0) return tool_error("check", path, "cannot open file: %s (ERR_OPEN)", strerror(errno));
     close(fd);
+    tool_note_temporaries("check", path);
     lattio_problem problems[CHECK_MAX_PROBLEMS];
     size_t count = 0, nrecords = 0;
     int rc = lattio_lime_check(path, problems, CHECK_MAX_PROBLEMS, &count, &nrecords);

@@ -51,8 +51,10 @@ static char *record_text(tool_walk *w, int *status)
         have += got;
     }
     buf[n] = '\0';
-    for (size_t i = 0; i < n; i++) {
-        if ((unsigned char)buf[i] & 0x80) {
+    for (size_t i = 0; i < n; i++) { /* text: ASCII, no control byte but tab, newline, CR LF */
+        unsigned char c = (unsigned char)buf[i];
+        int ctl = (c < 0x20 && c != '\n' && c != '\t' && !(c == '\r' && buf[i + 1] == '\n')) || c == 0x7f;
+        if ((c & 0x80) || ctl) {
             free(buf);
             return NULL;
         }
@@ -66,7 +68,9 @@ static void print_text_record(const tool_walk *w, const char *text)
     printf("\n\n");
     printf("Message:        %d\n", w->message);
     printf("Record:         %d\n", w->record);
-    printf("Type:           %s\n", r->type);
+    fputs("Type:           ", stdout);
+    tool_print_escaped(stdout, r->type);
+    fputc('\n', stdout);
     printf("Data Length:    %" PRIu64 "\n", r->length);
     printf("Padding Length: %lu\n", (unsigned long)r->padding);
     printf("MB flag:        %d\n", r->mb);
@@ -108,6 +112,7 @@ static int list_records(const char *path, int json)
     tool_walk w;
     int rc = tool_walk_open(&w, path);
     if (rc < 0) return tool_status_error("info", path, rc, "%s", "");
+    tool_note_temporaries("info", path);
     if (json) {
         fputs("{\"file\": ", stdout);
         tool_json_string(stdout, path);

@@ -19,7 +19,9 @@ static void problem(verify_report *rep, const char *fmt, ...)
     if (rep->nproblems >= VR_MAX_PROBLEMS) return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(rep->problems[rep->nproblems++], sizeof rep->problems[0], fmt, ap);
+    char raw[sizeof rep->problems[0]];
+    vsnprintf(raw, sizeof raw, fmt, ap); /* may quote a record type from the file */
+    tool_escape(rep->problems[rep->nproblems++], sizeof rep->problems[0], raw);
     va_end(ap);
 }
 
@@ -150,6 +152,39 @@ static void lime_field(verify_report *rep, lattio_lime_reader *r, const lattio_f
     else lattio_gauge_free(buf);
 }
 
+/* A record that announces a binary record after it (ILDG's format record,
+ * SciDAC's record XML). */
+static int announces_field(const char *type)
+{
+    return strcmp(type, "ildg-format") == 0 || strcmp(type, "scidac-private-record-xml") == 0 ||
+           strcmp(type, "scidac-record-xml") == 0;
+}
+
+static int is_binary(const char *type)
+{
+    return strcmp(type, "ildg-binary-data") == 0 || strcmp(type, "scidac-binary-data") == 0;
+}
+
+/* Metadata announcing a field whose binary record is not in the file (a
+ * file cut just before it) is a failure, not a warning. */
+static void announced_fields(verify_report *rep, lattio_lime_reader *r)
+{
+    lattio_record_info info;
+    int pending = 0;
+    char type[LATTIO_LIME_TYPE_MAX + 1] = "";
+    if (lattio_lime_reader_rewind(r) != LATTIO_OK) return;
+    for (int k = 1; lattio_lime_reader_next(r, &info) == LATTIO_OK; k++) {
+        if (is_binary(info.type)) pending = 0;
+        else if (announces_field(info.type) && !pending) {
+            pending = k;
+            snprintf(type, sizeof type, "%s", info.type);
+        }
+    }
+    if (pending)
+        problem(rep, "record %d (%s) announces a lattice field, but no binary record follows it: "
+                "the file is cut or incomplete (ERR_BAD_METADATA)", pending, type);
+}
+
 static void lime_fields(verify_report *rep, double **u)
 {
     lattio_lime_reader *r;
@@ -167,6 +202,7 @@ static void lime_fields(verify_report *rep, double **u)
         lattio_field_info_free(&fi);
     }
     if (rc != LATTIO_OK) problem(rep, "%s (%s)", lattio_strerror(rc), lattio_error_name(rc));
+    if (rc == LATTIO_OK) announced_fields(rep, r);
     lattio_lime_reader_close(r);
 }
 
@@ -288,11 +324,27 @@ static void json_gauge(FILE *f, const verify_report *rep)
     fprintf(f, ", \"stored\": [\"%08x\", \"%08x\"], \"computed\": [\"%08x\", \"%08x\"]}",
             (unsigned)in->stored[0], (unsigned)in->stored[1], (unsigned)in->computed[0],
             (unsigned)in->computed[1]);
-    if (in->has_plaquette) fprintf(f, ", \"header_plaquette\": %.17g", in->plaquette);
-    if (in->has_link_trace) fprintf(f, ", \"header_link_trace\": %.17g", in->link_trace);
-    if (rep->has_gauge)
-        fprintf(f, ", \"plaquette\": %.17g, \"link_trace\": %.17g, \"unitarity\": %.17g",
-                rep->stats.plaquette, rep->stats.link_trace, rep->stats.unitarity);
+    /* strict JSON has no NaN or infinity: those values are null, and
+     * "nonfinite" names them (the field's numbers are damaged) */
+    const struct {
+        const char *key;
+        int present;
+        double v;
+    } nums[] = {{"header_plaquette", in->has_plaquette, in->plaquette},
+                {"header_link_trace", in->has_link_trace, in->link_trace},
+                {"plaquette", rep->has_gauge, rep->stats.plaquette},
+                {"link_trace", rep->has_gauge, rep->stats.link_trace},
+                {"unitarity", rep->has_gauge, rep->stats.unitarity}};
+    const size_t n = sizeof nums / sizeof nums[0];
+    for (size_t i = 0; i < n; i++) {
+        if (!nums[i].present) continue;
+        if (isfinite(nums[i].v)) fprintf(f, ", \"%s\": %.17g", nums[i].key, nums[i].v);
+        else fprintf(f, ", \"%s\": null", nums[i].key);
+    }
+    fputs(", \"nonfinite\": [", f);
+    for (size_t i = 0, k = 0; i < n; i++)
+        if (nums[i].present && !isfinite(nums[i].v)) fprintf(f, "%s\"%s\"", k++ ? ", " : "", nums[i].key);
+    fputc(']', f);
 }
 
 static void json_strings(FILE *f, const char *key, const char (*s)[240], int n)

@@ -10,7 +10,7 @@
 
 static const tool_command *const commands[] = {
     &tool_cmd_info, &tool_cmd_check, &tool_cmd_extract, &tool_cmd_pack, &tool_cmd_unpack,
-    &tool_cmd_verify, &tool_cmd_convert, &tool_cmd_container, &tool_cmd_bench,
+    &tool_cmd_verify, &tool_cmd_convert, &tool_cmd_container, &tool_cmd_bench, &tool_cmd_clean,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -32,6 +32,7 @@ extern const tool_command tool_cmd_verify;
 extern const tool_command tool_cmd_convert;
 extern const tool_command tool_cmd_container;
 extern const tool_command tool_cmd_bench;
+extern const tool_command tool_cmd_clean;
 
 /* --- MPI launchers (mpi.c) -------------------------------------------------
  * Under mpirun/mpiexec/srun the command runs on every rank; otherwise MPI is
@@ -145,6 +146,16 @@ int tool_output_finish(tool_output *o, int ret);
 const char *tool_errno_suffix(void);
 
 /* --- text ---------------------------------------------------------------- */
+
+/* Text taken from a file, made safe for a terminal or a log: every byte
+ * outside printable ASCII, and the backslash, becomes \xNN.  tool_escape
+ * writes at most size bytes (NUL included; truncated at a whole escape). */
+void tool_escape(char *dst, size_t size, const char *src);
+void tool_print_escaped(FILE *f, const char *s);
+
+/* `lattio check` and `info`: a note on stderr for each stale temporary
+ * beside path (cmd_clean.c). */
+void tool_note_temporaries(const char *cmd, const char *path);
 
 /* Print s as a JSON string literal (with quotes); bytes >= 0x80 and control
  * characters are escaped as \u00XX, so the output is always ASCII. */

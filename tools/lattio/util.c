@@ -268,6 +268,26 @@ int tool_copy_payload(const char *cmd, tool_walk *w, const char *path, int out_f
 
 /* --- text ---------------------------------------------------------------- */
 
+static int printable(unsigned char c) { return c >= 0x20 && c < 0x7f && c != '\\'; }
+
+void tool_escape(char *dst, size_t size, const char *src)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)src; *p && n + 5 < size; p++) {
+        if (printable(*p)) dst[n++] = (char)*p;
+        else n += (size_t)snprintf(dst + n, size - n, "\\x%02x", *p);
+    }
+    if (size) dst[n < size ? n : size - 1] = '\0';
+}
+
+void tool_print_escaped(FILE *f, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (printable(*p)) fputc(*p, f);
+        else fprintf(f, "\\x%02x", *p);
+    }
+}
+
 void tool_json_string(FILE *f, const char *s)
 {
     fputc('"', f);

@@ -5,8 +5,9 @@
  * dimension, checksum compared in parallel) and, for a gauge field, compute
  * the observables with lattio_gauge_stats_mpi.  Records lattio_field_read
  * cannot take (global or subset data, integer precisions) and records it
- * fails on for another reason than the checksum are read serially by rank
- * 0, so the report's wording is the serial one. */
+ * fails on for another reason than the checksum or an I/O or MPI error
+ * are read serially by rank 0, so the report's wording is the serial one;
+ * an I/O error is reported, never hidden by a serial re-read. */
 #include "gauge_tool.h"
 
 #include <stdlib.h>
@@ -111,7 +112,10 @@ static int root_hook(const char *path, const lattio_field_info *fi, int gauge,
     c.gauge = gauge;
     tool_mpi_bcast(&c, sizeof c, 0);
     const int rc = par_read(path, &c, computed, stats);
-    return rc == LATTIO_OK || rc == LATTIO_ERR_CHECKSUM ? rc : VR_SERIAL;
+    /* an I/O or MPI error is reported as such, never hidden by a serial
+     * re-read that might succeed; other refusals are read serially */
+    const int io = (rc <= -100 && rc > -200) || (rc <= -400 && rc > -500);
+    return rc == LATTIO_OK || rc == LATTIO_ERR_CHECKSUM || io ? rc : VR_SERIAL;
 }
 
 /* Ranks other than 0: take part in every read rank 0 announces. */
