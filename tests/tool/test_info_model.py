@@ -9,6 +9,11 @@ import json
 import toolutil as tu
 
 
+def esc(b, keep=b""):
+    """lattio escapes bytes a terminal would interpret (and the backslash) as \\xNN."""
+    return "".join(chr(c) if (0x20 <= c < 0x7f and c != 0x5c) or c in keep else "\\x%02x" % c for c in b)
+
+
 def model(recs):
     out = []
     msg = rec = 0
@@ -19,14 +24,14 @@ def model(recs):
         rec += 1
         out.append("\n\nMessage:        %d\nRecord:         %d\nType:           %s\n"
                    "Data Length:    %d\nPadding Length: %d\nMB flag:        %d\nME flag:        %d\n"
-                   % (msg, rec, r["type"].decode("latin-1"), r["length"], r["padding"],
+                   % (msg, rec, esc(r["type"]), r["length"], r["padding"],
                       r["mb"], r["me"]))
         if r["length"] >= 64000:
             out.append("Data:           [Long record skipped]\n")
         elif any(b & 0x80 for b in r["payload"]):
             out.append("Data:           [Binary data]\n")
         else:
-            out.append('Data:           "%s" \n' % r["payload"].split(b"\0")[0].decode("ascii"))
+            out.append('Data:           "%s" \n' % esc(r["payload"].split(b"\0")[0], b"\n\t"))
     return "".join(out).encode("latin-1")
 
 

@@ -51,10 +51,8 @@ static char *record_text(tool_walk *w, int *status)
         have += got;
     }
     buf[n] = '\0';
-    for (size_t i = 0; i < n; i++) { /* text: ASCII, no control byte but tab, newline, CR LF */
-        unsigned char c = (unsigned char)buf[i];
-        int ctl = (c < 0x20 && c != '\n' && c != '\t' && !(c == '\r' && buf[i + 1] == '\n')) || c == 0x7f;
-        if ((c & 0x80) || ctl) {
+    for (size_t i = 0; i < n; i++) {
+        if ((unsigned char)buf[i] & 0x80) {
             free(buf);
             return NULL;
         }
@@ -76,7 +74,11 @@ static void print_text_record(const tool_walk *w, const char *text)
     printf("MB flag:        %d\n", r->mb);
     printf("ME flag:        %d\n", r->me);
     if (text)
-        printf("Data:           \"%s\" \n", text);
+    {
+        fputs("Data:           \"", stdout);
+        tool_print_text(stdout, text); /* control bytes escaped; newlines and tabs kept */
+        fputs("\" \n", stdout);
+    }
     else if (r->length < INFO_TEXT_LIMIT)
         printf("Data:           [Binary data]\n");
     else

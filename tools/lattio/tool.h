@@ -152,6 +152,8 @@ const char *tool_errno_suffix(void);
  * writes at most size bytes (NUL included; truncated at a whole escape). */
 void tool_escape(char *dst, size_t size, const char *src);
 void tool_print_escaped(FILE *f, const char *s);
+/* The same for multi-line text: newlines and tabs are kept. */
+void tool_print_text(FILE *f, const char *s);
 
 /* `lattio check` and `info`: a note on stderr for each stale temporary
  * beside path (cmd_clean.c). */

@@ -288,6 +288,14 @@ void tool_print_escaped(FILE *f, const char *s)
     }
 }
 
+void tool_print_text(FILE *f, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (printable(*p) || *p == '\n' || *p == '\t') fputc(*p, f);
+        else fprintf(f, "\\x%02x", *p);
+    }
+}
+
 void tool_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
