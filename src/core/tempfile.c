@@ -24,15 +24,19 @@
 #define TEMP_TAG ".lattio-tmp."
 #define LEGACY_TAG ".lattio-convert."
 
+/* A byte a host part may hold as it is. */
+static int host_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
+}
+
 void lattio_temp_host(char *out, size_t size)
 {
     char h[256] = "";
     if (gethostname(h, sizeof h - 1) != 0 || !*h) strcpy(h, "unknown");
     size_t n = 0;
     for (const char *p = h; *p && *p != '.' && n + 1 < size && n < LATTIO_TEMP_HOST_MAX - 1; p++) {
-        char c = *p;
-        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
-        out[n++] = ok ? c : '_';
+        out[n++] = host_char(*p) ? *p : '_';
     }
     out[n] = '\0';
 }
@@ -121,11 +125,8 @@ static int parse_owner(const char *rest, lattio_temp_info *t)
     }
     unsigned long long pid = 0, tm = 0, salt = 0, member = 0;
     if (k < 4 || k > 5 || len[0] == 0 || len[0] >= LATTIO_TEMP_HOST_MAX) return 0;
-    for (size_t i = 0; i < len[0]; i++) {
-        char c = f[0][i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_'))
-            return 0;
-    }
+    for (size_t i = 0; i < len[0]; i++)
+        if (!host_char(f[0][i]) && f[0][i] != '_') return 0;
     if (!number(f[1], len[1], 10, &pid) || !number(f[2], len[2], 10, &tm) || !number(f[3], len[3], 16, &salt))
         return 0;
     if (k == 5 && (len[4] != 6 || !number(f[4], len[4], 10, &member))) return 0;

@@ -67,6 +67,13 @@ int tool_status_error(const char *cmd, const char *file, int status, const char 
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+/* 1 for a status of the I/O (-1xx) or MPI (-4xx) ranges: a failure of the
+ * system, not of the file's contents. */
+static inline int tool_is_io_status(int status)
+{
+    return (status <= -100 && status > -200) || (status <= -400 && status > -500);
+}
+
 /* "lattio CMD: FILE: <text>"; file may be NULL.  Returns TOOL_FAIL. */
 int tool_error(const char *cmd, const char *file, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -21,7 +21,7 @@ int tool_status_error(const char *cmd, const char *file, int status, const char 
     if (tool_rank() != 0) return TOOL_FAIL;
     fprintf(stderr, "lattio %s: %s: %s (%s)", cmd, file, lattio_strerror(status),
             lattio_error_name(status));
-    if ((status <= -100 && status > -200) || (status <= -400 && status > -500))
+    if (tool_is_io_status(status))
         fputs(tool_errno_suffix(), stderr); /* the system's reason */
     va_list ap;
     va_start(ap, suffix_fmt);

@@ -114,8 +114,7 @@ static int root_hook(const char *path, const lattio_field_info *fi, int gauge,
     const int rc = par_read(path, &c, computed, stats);
     /* an I/O or MPI error is reported as such, never hidden by a serial
      * re-read that might succeed; other refusals are read serially */
-    const int io = (rc <= -100 && rc > -200) || (rc <= -400 && rc > -500);
-    return rc == LATTIO_OK || rc == LATTIO_ERR_CHECKSUM || io ? rc : VR_SERIAL;
+    return rc == LATTIO_OK || rc == LATTIO_ERR_CHECKSUM || tool_is_io_status(rc) ? rc : VR_SERIAL;
 }
 
 /* Ranks other than 0: take part in every read rank 0 announces. */
