@@ -34,6 +34,15 @@ int lattio_mpi_status(int mpi_rc, int status, const char *what)
     return status;
 }
 
+int lattio_short_read(lattio_file *f, uint64_t end)
+{
+    MPI_Offset size = 0;
+    int rc = MPI_File_get_size(f->fh, &size);
+    if (rc == MPI_SUCCESS && size >= 0 && (uint64_t)size < end)
+        return LATTIO_FAIL(LATTIO_ERR_TRUNCATED_PAYLOAD, "the file ends inside the range read");
+    return lattio_fail_errno(__FILE__, __LINE__, "short read inside the file", LATTIO_ERR_READ, EIO);
+}
+
 int lattio_agree(MPI_Comm comm, int status)
 {
     int rank = 0;
@@ -95,8 +104,8 @@ static int transfer(lattio_file *f, xfer_fn fn, uint64_t off, unsigned char *buf
         /* ROMIO leaves the status unset for an empty transfer: count only k > 0 */
         if (rc == MPI_SUCCESS && k > 0 && MPI_Get_count(&st, MPI_BYTE, &got) == MPI_SUCCESS &&
             (uint64_t)got != k && status == LATTIO_OK)
-            status = LATTIO_FAIL(err == LATTIO_ERR_READ ? LATTIO_ERR_TRUNCATED_PAYLOAD
-                                                        : LATTIO_ERR_MPI_COUNT, "short transfer");
+            status = err == LATTIO_ERR_READ ? lattio_short_read(f, off + done + k)
+                                            : LATTIO_FAIL(LATTIO_ERR_MPI_COUNT, "short transfer");
         if (wb && status == LATTIO_OK) lattio_writeback_start(f, off + done, k);
         done += k;
     }

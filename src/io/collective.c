@@ -182,6 +182,7 @@ typedef struct coll {
     unsigned char *verify;   /* the same size, guard only */
     lattio_run *runs;
     size_t cap;
+    uint64_t round_end;      /* absolute end of this round's furthest run */
     unsigned char *local;    /* the caller's buffer */
     int guard;
 } coll;
@@ -204,7 +205,12 @@ static int round_runs(coll *c, uint64_t *k, size_t *nruns)
         c->cap = *nruns;
     }
     uint64_t origin = c->runs[0].packed_offset;
-    for (size_t i = 0; i < *nruns; i++) c->runs[i].packed_offset -= origin;
+    c->round_end = c->base;
+    for (size_t i = 0; i < *nruns; i++) {
+        c->runs[i].packed_offset -= origin;
+        uint64_t end = c->base + c->runs[i].file_offset + c->runs[i].bytes;
+        if (end > c->round_end) c->round_end = end;
+    }
     return LATTIO_OK;
 }
 
@@ -236,7 +242,8 @@ static int transfer_round(coll *c, MPI_Datatype ftype, uint64_t bytes, int writi
     MPI_Count got = 0;
     if (rc == LATTIO_OK && use && MPI_Get_elements_x(&st, mtype, &got) == MPI_SUCCESS &&
         (uint64_t)got != bytes)
-        rc = LATTIO_FAIL(writing ? LATTIO_ERR_MPI_COUNT : LATTIO_ERR_TRUNCATED_PAYLOAD, "short transfer");
+        rc = writing ? LATTIO_FAIL(LATTIO_ERR_MPI_COUNT, "short transfer")
+                     : lattio_short_read(f, c->round_end);
     if (mtype != MPI_DATATYPE_NULL) MPI_Type_free(&mtype);
     return rc;
 }

@@ -103,6 +103,11 @@ int lattio_bcast_temp_name(MPI_Comm comm, int rank, const char *path, char **tmp
 /* Map an MPI return code: MPI_SUCCESS -> LATTIO_OK, otherwise `status`
  * (traced with MPI's error string). */
 int lattio_mpi_status(int mpi_rc, int status, const char *what);
+/* The status of a read of f that delivered fewer bytes than asked, of a range
+ * ending at byte `end`: ERR_TRUNCATED_PAYLOAD when the file ends before `end`,
+ * else ERR_READ with errno EIO (the bytes exist but did not arrive: a broken
+ * disk is not a broken file). */
+int lattio_short_read(lattio_file *f, uint64_t end);
 #define MPI_CHECK(call, status) lattio_mpi_status((call), (status), #call)
 
 /* Collective.  Agree on one status: every rank returns the most negative

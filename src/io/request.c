@@ -160,10 +160,10 @@ static int check_batch(const lattio_request *r, size_t first, size_t k, int mrc,
         if (mrc == MPI_ERR_IN_STATUS && st[j].MPI_ERROR != MPI_SUCCESS)
             return lattio_mpi_status(st[j].MPI_ERROR, err, "non-blocking transfer");
         int got = -1; /* every piece is non-empty, so its status is set */
-        if (MPI_Get_count(&st[j], MPI_BYTE, &got) != MPI_SUCCESS ||
-            (uint64_t)got != r->pieces[first + j].bytes)
-            return LATTIO_FAIL(r->writing ? LATTIO_ERR_MPI_COUNT : LATTIO_ERR_TRUNCATED_PAYLOAD,
-                               "short transfer");
+        const piece *p = &r->pieces[first + j];
+        if (MPI_Get_count(&st[j], MPI_BYTE, &got) != MPI_SUCCESS || (uint64_t)got != p->bytes)
+            return r->writing ? LATTIO_FAIL(LATTIO_ERR_MPI_COUNT, "short transfer")
+                              : lattio_short_read(r->f, p->off + p->bytes);
     }
     return LATTIO_OK;
 }
