@@ -34,7 +34,14 @@ static int parse_header(const unsigned char *h, uint64_t size, lattio_gauge_info
         return LATTIO_FAIL(LATTIO_ERR_BAD_HEADER, "MILC magic");
     }
     info->little_endian = little;
-    for (int d = 0; d < 4; d++) info->dims[d] = load32(h + 4 + 4 * d, little);
+    for (int d = 0; d < 4; d++) {
+        const int32_t v = (int32_t)load32(h + 4 + 4 * d, little); /* MILC stores C ints */
+        if (v <= 0) {
+            PROBLEM(info, "MILC: dimension %c is %ld, not positive", "xyzt"[d], (long)v);
+            return LATTIO_FAIL(LATTIO_ERR_BAD_HEADER, "MILC dims");
+        }
+        info->dims[d] = (uint64_t)v;
+    }
     const uint32_t order = load32(h + 84, little);
     if (order != 0) {
         PROBLEM(info, "MILC: site order %u is not 0 (lexicographic)", (unsigned)order);
