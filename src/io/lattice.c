@@ -39,12 +39,16 @@ static int disjoint_boxes(lattio_file *f, const lattio_layout *l)
 }
 
 /* Every rank must describe the same lattice; the boxes must add up (to at
- * most the lattice when `partial`) and be disjoint. */
+ * most the lattice when `partial`) and be disjoint.  A rank whose lattice
+ * (dimensions, extents, site size, file order) differs from rank 0's gets
+ * ERR_RANK_ARG even when its local check failed because of it (a larger
+ * lattice overruns the record: the cause is the disagreement). */
 static int same_lattice(lattio_file *f, const lattio_layout *l, int local_rc, int partial)
 {
     uint64_t key[3 + 2 * LATTIO_MAX_DIMS] = {0}, root[3 + 2 * LATTIO_MAX_DIMS];
     uint64_t sites = 0, total = 0;
-    if (local_rc == LATTIO_OK) {
+    const int valid = l && lattio_layout_check(l) == LATTIO_OK;
+    if (valid) {
         key[0] = (uint64_t)l->ndims;
         key[1] = l->site_bytes;
         for (int d = 0; d < l->ndims; d++) {
@@ -53,11 +57,12 @@ static int same_lattice(lattio_file *f, const lattio_layout *l, int local_rc, in
         }
         sites = lattio_layout_local_sites(l);
     }
-    RETURN_IF_ERROR(lattio_agree(f->comm, local_rc));
     memcpy(root, key, sizeof key);
-    RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(root, (int)(sizeof root / 8), MPI_UINT64_T, 0, f->comm),
-                              LATTIO_ERR_MPI));
-    int rc = memcmp(root, key, sizeof key) ? LATTIO_FAIL(LATTIO_ERR_RANK_ARG, "layouts differ") : LATTIO_OK;
+    RETURN_IF_ERROR(lattio_agree(f->comm, MPI_CHECK(MPI_Bcast(root, (int)(sizeof root / 8), MPI_UINT64_T,
+                                                              0, f->comm), LATTIO_ERR_MPI)));
+    int rc = local_rc;
+    if (valid && root[0] != 0 && memcmp(root, key, sizeof key) != 0)
+        rc = LATTIO_FAIL(LATTIO_ERR_RANK_ARG, "layouts differ");
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     RETURN_IF_ERROR(MPI_CHECK(MPI_Allreduce(&sites, &total, 1, MPI_UINT64_T, MPI_SUM, f->comm),
                               LATTIO_ERR_MPI));
