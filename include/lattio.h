@@ -137,6 +137,14 @@ const char *lattio_version(void);
  * error class is mapped to the matching errno), so a caller can print the
  * system's reason with strerror; 0 when none.  Reading it clears it. */
 int lattio_last_errno(void);
+/* Local.  Where this thread's latest error that has more to say than its
+ * status lies, in words (a metadata error: the record, its offset and the
+ * XML element, e.g. "ildg-format record 3 at byte 920: element <lx> is not
+ * an integer"), copied into out[0 .. size) (NUL-terminated; may be NULL);
+ * returns its length, 0 when there is none.  Reading it clears it.  The text
+ * may hold bytes taken from a file: escape it before printing it to a
+ * terminal. */
+int lattio_last_detail(char *out, size_t size);
 
 /* --- temporary files ------------------------------------------------------
  * Every lattio writer writes PATH under a temporary name beside it,

@@ -11,11 +11,12 @@
 /* Trace channel: off unless LATTIO_TRACE is set to a non-empty value other
  * than "0".  The library prints nothing else, ever. */
 int lattio_trace_enabled(void);
-void lattio_trace(const char *file, int line, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+#define LATTIO_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define LATTIO_PRINTF(f, a)
 #endif
-    ;
+void lattio_trace(const char *file, int line, const char *fmt, ...) LATTIO_PRINTF(3, 4);
 /* Rank prefix for trace lines; set by the MPI layer, -1 when unknown. */
 void lattio_trace_set_rank(int rank);
 
@@ -38,6 +39,15 @@ int lattio_fail_errno(const char *file, int line, const char *cond, int status, 
     do {                                                                                 \
         if (cond) return LATTIO_FAIL_ERRNO((status), #cond);                             \
     } while (0)
+
+/* The detail lattio_last_detail reports: where an error lies, in words (the
+ * record and XML element of a metadata error).  Set replaces it (printf
+ * format); peek reads it without clearing; clear empties it, done where a
+ * public call that may set one begins so no older detail is taken for its. */
+#define LATTIO_DETAIL_MAX 256
+void lattio_detail_set(const char *fmt, ...) LATTIO_PRINTF(1, 2);
+const char *lattio_detail_peek(void);
+void lattio_detail_clear(void);
 
 /* Temporary files (tempfile.c).  The host part of a temporary name. */
 #define LATTIO_TEMP_HOST_MAX 64

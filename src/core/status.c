@@ -97,6 +97,32 @@ int lattio_last_errno(void)
     return e;
 }
 
+/* The detail of this thread's latest error that has one (lattio_detail_set). */
+static _Thread_local char last_detail[LATTIO_DETAIL_MAX];
+
+void lattio_detail_set(const char *fmt, ...)
+{
+    char msg[LATTIO_DETAIL_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    memcpy(last_detail, msg, sizeof msg);
+    if (lattio_trace_enabled()) lattio_trace(__FILE__, __LINE__, "detail: %s", msg);
+}
+
+const char *lattio_detail_peek(void) { return last_detail; }
+
+void lattio_detail_clear(void) { last_detail[0] = '\0'; }
+
+int lattio_last_detail(char *out, size_t size)
+{
+    const int n = (int)strlen(last_detail);
+    if (out && size) snprintf(out, size, "%s", last_detail);
+    last_detail[0] = '\0';
+    return n;
+}
+
 /* --- allocation --------------------------------------------------------- */
 
 static atomic_long outstanding;

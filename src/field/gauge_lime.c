@@ -65,7 +65,9 @@ int gauge_lime_read(const char *path, lattio_gauge_info *info, double **u)
         info->computed[1] = sum.sumb;
         lattio_field_info_free(&fi);
     } else if (rc != LATTIO_ERR_UNSUPPORTED && !info->problem[0]) {
-        PROBLEM(info, "ILDG/SciDAC metadata: %s (%s)", lattio_strerror(rc), lattio_error_name(rc));
+        const char *where = lattio_detail_peek();
+        PROBLEM(info, "ILDG/SciDAC metadata: %s%s%s (%s)", where, where[0] ? ": " : "",
+                lattio_strerror(rc), lattio_error_name(rc));
     }
     lattio_lime_reader_close(r);
     return rc;

@@ -3,6 +3,7 @@
  * checks. */
 #include "field_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define MAX_RECORDS 100000 /* a record index longer than this is not a field file */
@@ -109,7 +110,11 @@ int lattio_field_read_text(lattio_lime_reader *r, const lattio_record_info *recs
     *text = NULL;
     *len = 0;
     const uint64_t n = recs[i].length;
-    RETURN_IF(n > LATTIO_FIELD_XML_MAX, LATTIO_ERR_BAD_METADATA);
+    if (n > LATTIO_FIELD_XML_MAX) {
+        lattio_detail_set("%llu bytes, more than metadata may have (%llu)", (unsigned long long)n,
+                          (unsigned long long)LATTIO_FIELD_XML_MAX);
+        return LATTIO_FAIL(LATTIO_ERR_BAD_METADATA, "metadata record too long");
+    }
     RETURN_IF_ERROR(select_record(r, recs, i));
     char *t = lattio_malloc((size_t)n + 1);
     RETURN_IF(!t, LATTIO_ERR_NOMEM);
@@ -126,11 +131,38 @@ int lattio_field_read_text(lattio_lime_reader *r, const lattio_record_info *recs
 
 /* --- payload parsers ------------------------------------------------------ */
 
+/* `rc` of reading element <tag>, with what went wrong noted as the detail
+ * (read_part adds the record); `status` replaces a failure other than
+ * ERR_NOMEM when not 0. */
+static int element(const char *tag, int rc, int status)
+{
+    if (rc == LATTIO_OK || rc == LATTIO_ERR_NOMEM) return rc;
+    lattio_detail_set("element <%s> %s", tag,
+                      rc == LATTIO_ERR_NOT_FOUND ? "is missing"
+                      : rc == LATTIO_ERR_OVERFLOW ? "is out of range or too long"
+                                                  : "is malformed or not a number");
+    return status ? status : rc;
+}
+
+/* A value of element <tag> outside what it may hold: `status`, noted. */
+static int bad_value(const char *tag, int64_t v, const char *want, int status)
+{
+    lattio_detail_set("element <%s> is %lld, %s", tag, (long long)v, want);
+    return LATTIO_FAIL(status, tag);
+}
+
+/* A required integer element: ERR_BAD_METADATA when absent. */
+static int req_int(const char *x, size_t n, const char *tag, int64_t *v)
+{
+    const int rc = lattio_xml_int(x, n, tag, v);
+    return element(tag, rc, rc == LATTIO_ERR_NOT_FOUND ? LATTIO_ERR_BAD_METADATA : 0);
+}
+
 /* An optional integer element: OK with *v untouched when absent. */
 static int opt_int(const char *x, size_t n, const char *tag, int64_t *v)
 {
     const int rc = lattio_xml_int(x, n, tag, v);
-    return rc == LATTIO_ERR_NOT_FOUND ? LATTIO_OK : rc;
+    return rc == LATTIO_ERR_NOT_FOUND ? LATTIO_OK : element(tag, rc, 0);
 }
 
 /* An optional text element: out keeps its value when the element is absent. */
@@ -139,15 +171,16 @@ static int opt_string(const char *x, size_t n, const char *tag, char *out, size_
     char tmp[LATTIO_FIELD_TEXT_MAX];
     const int rc = lattio_xml_string(x, n, tag, tmp, size < sizeof tmp ? size : sizeof tmp);
     if (rc == LATTIO_OK) memcpy(out, tmp, strlen(tmp) + 1);
-    return rc == LATTIO_ERR_NOT_FOUND ? LATTIO_OK : rc;
+    return rc == LATTIO_ERR_NOT_FOUND ? LATTIO_OK : element(tag, rc, 0);
 }
 
-/* Store nd dims (x fastest) after validating them. */
-static int set_dims(int nd, const int64_t *d, int *nd_out, uint64_t *dims)
+/* Store nd dims (x fastest) of element(s) `what` after validating them. */
+static int set_dims(const char *what, int nd, const int64_t *d, int *nd_out, uint64_t *dims)
 {
-    RETURN_IF(nd < 1 || nd > LATTIO_MAX_DIMS, LATTIO_ERR_BAD_METADATA);
+    if (nd < 1 || nd > LATTIO_MAX_DIMS)
+        return bad_value(what, nd, "extents: too few or too many", LATTIO_ERR_BAD_METADATA);
     for (int i = 0; i < nd; i++) {
-        RETURN_IF(d[i] <= 0, LATTIO_ERR_BAD_METADATA);
+        if (d[i] <= 0) return bad_value(what, d[i], "an extent that is not positive", LATTIO_ERR_BAD_METADATA);
         dims[i] = (uint64_t)d[i];
     }
     *nd_out = nd;
@@ -159,12 +192,12 @@ static int parse_private_file(const char *x, size_t n, int *nd, uint64_t *dims)
     int64_t d[LATTIO_MAX_DIMS], spacetime = -1;
     int k;
     const int rc = lattio_xml_ints(x, n, "dims", d, LATTIO_MAX_DIMS, &k);
-    RETURN_IF(rc == LATTIO_ERR_NOT_FOUND, LATTIO_ERR_BAD_METADATA);
-    RETURN_IF(rc == LATTIO_ERR_OVERFLOW, LATTIO_ERR_BAD_METADATA);
-    RETURN_IF_ERROR(rc);
+    RETURN_IF_ERROR(element("dims", rc, rc == LATTIO_ERR_NOT_FOUND || rc == LATTIO_ERR_OVERFLOW
+                                            ? LATTIO_ERR_BAD_METADATA : 0));
     RETURN_IF_ERROR(opt_int(x, n, "spacetime", &spacetime));
-    RETURN_IF(spacetime != -1 && spacetime != k, LATTIO_ERR_BAD_METADATA);
-    return set_dims(k, d, nd, dims);
+    if (spacetime != -1 && spacetime != k)
+        return bad_value("spacetime", spacetime, "not the number of <dims>", LATTIO_ERR_BAD_METADATA);
+    return set_dims("dims", k, d, nd, dims);
 }
 
 /* ildg-format: dims, precision and the field name (tolerated when absent). */
@@ -173,21 +206,22 @@ static int parse_ildg_format(const char *x, size_t n, lattio_field_info *fi)
     static const char *const tags[4] = {"lx", "ly", "lz", "lt"};
     int64_t d[4], prec;
     for (int i = 0; i < 4; i++) {
-        const int rc = lattio_xml_int(x, n, tags[i], &d[i]);
-        RETURN_IF(rc == LATTIO_ERR_NOT_FOUND, LATTIO_ERR_BAD_METADATA);
-        RETURN_IF_ERROR(rc);
+        RETURN_IF_ERROR(req_int(x, n, tags[i], &d[i]));
+        if (d[i] <= 0) return bad_value(tags[i], d[i], "not positive", LATTIO_ERR_BAD_METADATA);
     }
-    const int rc = lattio_xml_int(x, n, "precision", &prec);
-    RETURN_IF(rc == LATTIO_ERR_NOT_FOUND, LATTIO_ERR_BAD_METADATA);
-    RETURN_IF_ERROR(rc);
-    RETURN_IF(prec != 32 && prec != 64, LATTIO_ERR_FIELD_PRECISION);
+    RETURN_IF_ERROR(req_int(x, n, "precision", &prec));
+    if (prec != 32 && prec != 64)
+        return bad_value("precision", prec, "not 32 or 64", LATTIO_ERR_FIELD_PRECISION);
     char field[LATTIO_FIELD_TEXT_MAX] = "su3gauge";
     RETURN_IF_ERROR(opt_string(x, n, "field", field, sizeof field));
-    RETURN_IF(strcmp(field, "su3gauge") != 0, LATTIO_ERR_BAD_METADATA);
+    if (strcmp(field, "su3gauge") != 0) {
+        lattio_detail_set("element <field> is '%s', not 'su3gauge'", field);
+        return LATTIO_FAIL(LATTIO_ERR_BAD_METADATA, "ildg field");
+    }
     fi->precision = (int)prec;
     fi->has_ildg_format = 1;
     fi->kind = LATTIO_FIELD_ILDG_GAUGE;
-    return set_dims(4, d, &fi->nd, fi->dims);
+    return set_dims("lx..lt", 4, d, &fi->nd, fi->dims);
 }
 
 static int code_precision(char code)
@@ -195,10 +229,10 @@ static int code_precision(char code)
     return code == 'F' ? 32 : code == 'D' ? 64 : 0;
 }
 
-/* A non-negative integer that fits an int. */
-static int small_int(int64_t v, int *out)
+/* A non-negative integer of element <tag> that fits an int. */
+static int small_int(const char *tag, int64_t v, int *out)
 {
-    RETURN_IF(v < 0 || v > INT32_MAX, LATTIO_ERR_BAD_METADATA);
+    if (v < 0 || v > INT32_MAX) return bad_value(tag, v, "out of range", LATTIO_ERR_BAD_METADATA);
     *out = (int)v;
     return LATTIO_OK;
 }
@@ -217,11 +251,18 @@ static int parse_private_record(const char *x, size_t n, lattio_field_info *fi)
     RETURN_IF_ERROR(opt_int(x, n, "spins", &spins));
     RETURN_IF_ERROR(opt_int(x, n, "typesize", &typesize));
     RETURN_IF_ERROR(opt_int(x, n, "datacount", &datacount));
-    RETURN_IF(typesize <= 0 || datacount <= 0, LATTIO_ERR_BAD_METADATA);
-    RETURN_IF(recordtype < 0 || recordtype > 2, LATTIO_ERR_BAD_METADATA);
-    RETURN_IF(strlen(prec) != 1 || !strchr("FDIS", prec[0]), LATTIO_ERR_BAD_METADATA);
-    RETURN_IF_ERROR(small_int(colors, &fi->colors));
-    RETURN_IF_ERROR(small_int(spins, &fi->spins));
+    if (typesize <= 0)
+        return bad_value("typesize", typesize, "missing or not positive", LATTIO_ERR_BAD_METADATA);
+    if (datacount <= 0)
+        return bad_value("datacount", datacount, "missing or not positive", LATTIO_ERR_BAD_METADATA);
+    if (recordtype < 0 || recordtype > 2)
+        return bad_value("recordtype", recordtype, "not 0, 1 or 2", LATTIO_ERR_BAD_METADATA);
+    if (strlen(prec) != 1 || !strchr("FDIS", prec[0])) {
+        lattio_detail_set("element <precision> is '%s', not F, D, I or S", prec);
+        return LATTIO_FAIL(LATTIO_ERR_BAD_METADATA, "SciDAC precision");
+    }
+    RETURN_IF_ERROR(small_int("colors", colors, &fi->colors));
+    RETURN_IF_ERROR(small_int("spins", spins, &fi->spins));
     fi->recordtype = (int)recordtype;
     fi->precision_code = prec[0];
     fi->typesize = (uint64_t)typesize;
@@ -233,9 +274,9 @@ static int parse_private_record(const char *x, size_t n, lattio_field_info *fi)
 static int parse_checksum(const char *x, size_t n, lattio_scidac_sum *sum)
 {
     int rc = lattio_xml_hex32(x, n, "suma", &sum->suma);
-    if (rc == LATTIO_OK) rc = lattio_xml_hex32(x, n, "sumb", &sum->sumb);
-    RETURN_IF(rc == LATTIO_ERR_NOT_FOUND, LATTIO_ERR_BAD_XML);
-    return rc;
+    RETURN_IF_ERROR(element("suma", rc, rc == LATTIO_ERR_NOT_FOUND ? LATTIO_ERR_BAD_XML : 0));
+    rc = lattio_xml_hex32(x, n, "sumb", &sum->sumb);
+    return element("sumb", rc, rc == LATTIO_ERR_NOT_FOUND ? LATTIO_ERR_BAD_XML : 0);
 }
 
 /* A payload as a string: trailing NULs (QIO counts one) dropped. */
@@ -297,11 +338,19 @@ static int read_part(lattio_lime_reader *r, const lattio_record_info *recs, int 
     char *x;
     size_t n;
     int keep;
-    RETURN_IF_ERROR(lattio_field_read_text(r, recs, i, &x, &n));
-    const int rc = parse_part(fi, part, x, n, &keep);
-    if (!keep) lattio_free(x);
-    if (rc < 0) LATTIO_TRACE("field: record %d (%s at offset %llu) unreadable", i, recs[i].type,
-                             (unsigned long long)recs[i].offset);
+    lattio_detail_clear();
+    int rc = lattio_field_read_text(r, recs, i, &x, &n);
+    if (rc == LATTIO_OK) {
+        rc = parse_part(fi, part, x, n, &keep);
+        if (!keep) lattio_free(x);
+    }
+    if (rc < 0) { /* name the record (numbered from 1, as the tools do) */
+        char what[LATTIO_DETAIL_MAX];
+        snprintf(what, sizeof what, "%s", lattio_detail_peek());
+        lattio_detail_set("%s record %d at byte %llu: %s", recs[i].type, i + 1,
+                          (unsigned long long)recs[i].offset,
+                          what[0] ? what : lattio_strerror(rc));
+    }
     return rc;
 }
 
@@ -349,10 +398,6 @@ static int check_length(lattio_field_info *fi)
     if (fi->recordtype == 2) RETURN_IF(len % site || len / site > v, LATTIO_ERR_FIELD_LENGTH);
     if (fi->recordtype == 0) {
         RETURN_IF(site > UINT64_MAX / v, LATTIO_ERR_OVERFLOW);
-        if (len != site * v)
-            LATTIO_TRACE("field: %s at offset %llu holds %llu bytes, metadata say %llu",
-                         fi->binary.type, (unsigned long long)fi->binary.offset,
-                         (unsigned long long)len, (unsigned long long)(site * v));
         RETURN_IF(len != site * v, LATTIO_ERR_FIELD_LENGTH);
     }
     return LATTIO_OK;
@@ -370,10 +415,51 @@ static int read_parts(lattio_lime_reader *r, const lattio_record_info *recs,
     return read_part(r, recs, fr->record_xml, PART_RECORD_XML, fi);
 }
 
+/* The records that set a field's shape, named for a message ("ildg-format
+ * record 2 at byte 408, ..."). */
+static void shape_sources(const lattio_record_info *recs, const field_records *fr, char *out,
+                          size_t size)
+{
+    const int which[3] = {fr->ildg_format, fr->private_file, fr->private_record};
+    size_t used = 0;
+    out[0] = '\0';
+    for (int k = 0; k < 3; k++) {
+        if (which[k] < 0 || used >= size) continue;
+        const int i = which[k];
+        int w = snprintf(out + used, size - used, "%s%s record %d at byte %llu", used ? ", " : "",
+                         recs[i].type, i + 1, (unsigned long long)recs[i].offset);
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* Sizes and length checked against the binary record; a failure names the
+ * records the shape came from and what they imply. */
+static int check_shape(const lattio_record_info *recs, const field_records *fr, lattio_field_info *fi)
+{
+    int rc = settle_sizes(fi);
+    if (rc == LATTIO_OK) rc = check_length(fi);
+    if (rc == LATTIO_OK || rc == LATTIO_ERR_NOMEM) return rc;
+    char src[160], dims[96] = "";
+    shape_sources(recs, fr, src, sizeof src);
+    for (int i = 0, used = 0; i < fi->nd && used < (int)sizeof dims; i++) {
+        int w = snprintf(dims + used, sizeof dims - (size_t)used, "%s%llu", i ? "x" : "",
+                         (unsigned long long)fi->dims[i]);
+        used += w > 0 ? w : 0;
+    }
+    lattio_detail_set("%s record %d at byte %llu holds %llu bytes; the metadata (%s) give dims %s, "
+                      "%llu bytes per datum, %llu per site",
+                      fi->binary.type, fr->binary + 1, (unsigned long long)fi->binary.offset,
+                      (unsigned long long)fi->binary.length, src[0] ? src : "none",
+                      dims[0] ? dims : "none", (unsigned long long)fi->typesize,
+                      (unsigned long long)(fi->typesize * fi->datacount));
+    return rc;
+}
+
 int lattio_field_info_read(lattio_lime_reader *r, int index, lattio_field_info *fi)
 {
     RETURN_IF(!r || !fi || index < 0, LATTIO_ERR_ARG);
     memset(fi, 0, sizeof *fi);
+    lattio_detail_clear();
     lattio_record_info *recs;
     int n;
     field_records fr;
@@ -384,9 +470,8 @@ int lattio_field_info_read(lattio_lime_reader *r, int index, lattio_field_info *
         fi->binary = recs[fr.binary];
         rc = read_parts(r, recs, &fr, fi);
     }
+    if (rc == LATTIO_OK) rc = check_shape(recs, &fr, fi);
     lattio_free(recs);
-    if (rc == LATTIO_OK) rc = settle_sizes(fi);
-    if (rc == LATTIO_OK) rc = check_length(fi);
     if (rc == LATTIO_OK && fi->kind == LATTIO_FIELD_GENERIC && is_su3_gauge(fi))
         fi->kind = LATTIO_FIELD_SU3_GAUGE;
     if (rc < 0) lattio_field_info_free(fi);

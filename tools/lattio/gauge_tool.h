@@ -8,6 +8,7 @@
 
 #define VR_MAX_FIELDS 64
 #define VR_MAX_PROBLEMS 32
+#define VR_TEXT 640 /* one problem or warning, escaped (a library detail is up to 255 bytes) */
 
 /* One binary record of a LIME file. */
 typedef struct vr_field {
@@ -30,9 +31,9 @@ typedef struct verify_report {
     lattio_gauge_info info;
     lattio_gauge_stats stats;
     int nproblems;
-    char problems[VR_MAX_PROBLEMS][240];
+    char problems[VR_MAX_PROBLEMS][VR_TEXT];
     int nwarnings;
-    char warnings[VR_MAX_PROBLEMS][240];
+    char warnings[VR_MAX_PROBLEMS][VR_TEXT];
 } verify_report;
 
 /* Verify `path`; fills *rep.  When u != NULL and the file holds a gauge

@@ -49,7 +49,7 @@ static void structure(verify_report *rep)
     if (rc < 0 && count == 0)
         problem(rep, "%s (%s)", lattio_strerror(rc), lattio_error_name(rc));
     for (size_t i = 0; i < count && i < VR_MAX_PROBLEMS; i++) {
-        char line[240];
+        char line[VR_TEXT];
         snprintf(line, sizeof line, "record %d at offset %" PRIu64 ": %s (%s)",
                  probs[i].record + 1, probs[i].offset, probs[i].message,
                  lattio_error_name(probs[i].status));
@@ -194,8 +194,10 @@ static void lime_fields(verify_report *rep, double **u)
         lattio_field_info fi;
         const int st = lattio_field_info_read(r, i, &fi);
         if (st != LATTIO_OK) {
-            problem(rep, "field %d: metadata: %s (%s)", i + 1, lattio_strerror(st),
-                    lattio_error_name(st));
+            char where[256];
+            const int n = lattio_last_detail(where, sizeof where);
+            problem(rep, "field %d: metadata: %s%s%s (%s)", i + 1, where, n ? ": " : "",
+                    lattio_strerror(st), lattio_error_name(st));
             continue;
         }
         lime_field(rep, r, &fi, u);
@@ -347,7 +349,7 @@ static void json_gauge(FILE *f, const verify_report *rep)
     fputc(']', f);
 }
 
-static void json_strings(FILE *f, const char *key, const char (*s)[240], int n)
+static void json_strings(FILE *f, const char *key, const char (*s)[VR_TEXT], int n)
 {
     fprintf(f, ", \"%s\": [", key);
     for (int i = 0; i < n; i++) {
@@ -371,7 +373,7 @@ void verify_print_json(FILE *f, const verify_report *rep)
     }
     fputc(']', f);
     if (rep->format) json_gauge(f, rep);
-    json_strings(f, "warnings", (const char(*)[240])rep->warnings, rep->nwarnings);
-    json_strings(f, "problems", (const char(*)[240])rep->problems, rep->nproblems);
+    json_strings(f, "warnings", (const char(*)[VR_TEXT])rep->warnings, rep->nwarnings);
+    json_strings(f, "problems", (const char(*)[VR_TEXT])rep->problems, rep->nproblems);
     fputc('}', f);
 }
