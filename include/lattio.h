@@ -70,6 +70,7 @@ extern "C" {
     X(ERR_SYNC, -105, "fsync failed")                                                   \
     X(ERR_RENAME, -106, "renaming the temporary file into place failed")                \
     X(ERR_STAT, -107, "cannot query file size")                                         \
+    X(ERR_SYNC_DIR, -108, "new file renamed into place, but syncing its directory failed") \
     X(ERR_EOF, -110, "end of file: no more records")                                    \
     X(ERR_END_OF_RECORD, -111, "end of record payload")                                 \
     /* format */                                                                        \
@@ -305,7 +306,9 @@ uint64_t lattio_lime_writer_offset(const lattio_lime_writer *w);
  * every later call returns ERR_STATE and close returns that first error;
  * ERR_RECORD_SHORT if a record is still open.  In both cases a CREATE file is
  * discarded (the previous file stays), an APPEND file keeps what was
- * written.  ERR_CLOSE, ERR_RENAME, ERR_SYNC from the system.  Accepts NULL. */
+ * written.  ERR_CLOSE, ERR_RENAME, ERR_SYNC from the system; ERR_SYNC_DIR
+ * (durable CREATE): the new file is in place, its directory's sync failed
+ * (lattio_close).  Accepts NULL. */
 int lattio_lime_writer_close(lattio_lime_writer *w);
 
 /* --- Structural check --------------------------------------------------- */
@@ -1060,7 +1063,10 @@ int lattio_open(MPI_Comm comm, const char *path, int mode, MPI_Info info,
  * any rank) poisons the handle: every later write call returns ERR_STATE.
  * One exception keeps Lemon's contract: on a handle from lattio_attach a
  * call refused before writing anything (ERR_ARG, ERR_RANK_ARG,
- * ERR_RECORD_OVERRUN) leaves the handle usable.  Accepts NULL (returns OK). */
+ * ERR_RECORD_OVERRUN) leaves the handle usable.  ERR_SYNC_DIR (durable
+ * writes only) is the one failure after the rename: PATH holds the new
+ * file, whole and synced, but the sync of its directory failed, so a crash
+ * may still bring the previous version back.  Accepts NULL (returns OK). */
 int lattio_close(lattio_file *f);
 
 /* Local.  The handle's communicator (the duplicate made at open). */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Outstanding allocations made through lattio's wrapper (src/core). */
 long lattio_alloc_outstanding(void);
@@ -121,6 +122,16 @@ static inline int test_count_temporaries(void)
         if (strstr(e->d_name, ".lattio-tmp.")) n++;
     if (d) closedir(d);
     return n;
+}
+
+/* Remove what earlier runs left of that protocol in the working directory. */
+static inline void test_remove_temporaries(void)
+{
+    DIR *d = opendir(".");
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        if (strstr(e->d_name, ".lattio-tmp.")) unlink(e->d_name);
+    if (d) closedir(d);
 }
 
 #endif

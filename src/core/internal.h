@@ -81,7 +81,7 @@ char *lattio_strdup(const char *s);
 /* Outstanding allocations made through the wrapper (for leak tests). */
 long lattio_alloc_outstanding(void);
 
-/* fsync the directory holding `path` (after a rename).  ERR_SYNC. */
+/* fsync the directory holding `path` (after a rename).  ERR_SYNC_DIR. */
 int lattio_sync_directory(const char *path);
 /* pwrite all n bytes of buf at off (retrying short writes and EINTR).
  * ERR_OVERFLOW (off + n beyond the file-offset range), ERR_WRITE. */

@@ -195,10 +195,10 @@ int lattio_sync_directory(const char *path)
     memcpy(dir, slash ? path : ".", slash ? n : 1);
     dir[slash ? n : 1] = '\0';
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    RETURN_IF_ERRNO(fd < 0, LATTIO_ERR_SYNC);
+    RETURN_IF_ERRNO(fd < 0, LATTIO_ERR_SYNC_DIR);
     int rc = fsync(fd);
     close(fd);
-    RETURN_IF_ERRNO(rc != 0, LATTIO_ERR_SYNC);
+    RETURN_IF_ERRNO(rc != 0, LATTIO_ERR_SYNC_DIR);
     return LATTIO_OK;
 }
 
