@@ -1374,8 +1374,9 @@ typedef struct lattio_field_write_info {
 } lattio_field_write_info;
 
 /* Collective.  Write a field as a complete record set into f (CREATE or
- * APPEND): scidac-private-file-xml + scidac-file-xml when the file has no
- * record yet, then scidac-private-record-xml, scidac-record-xml,
+ * APPEND): scidac-private-file-xml + scidac-file-xml when the file has none
+ * yet (none at open, none written since: a field after other records gets
+ * them too, or no reader would know its dims), then scidac-private-record-xml, scidac-record-xml,
  * [ildg-format, ildg-data-lfn], the binary record and scidac-checksum, as
  * QIO writes them.  Each rank's sites go through a staging buffer of at
  * most d->staging_bytes in slabs of its box (rounds agreed between ranks,

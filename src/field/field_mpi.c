@@ -686,7 +686,9 @@ static int put_record(lattio_file *f, const lattio_field_info *fi, int rec, int 
 
 static int put_metadata(lattio_file *f, const lattio_field_info *fi, int ildg)
 {
-    if (lattio_file_position(f) == f->base) {
+    /* the file header pair once per file, before its first record set (not
+     * only at the start: a field after other records needs its dims too) */
+    if (!lattio_file_has_type(f, lattio_field_record_type(LATTIO_REC_PRIVATE_FILE_XML))) {
         RETURN_IF_ERROR(put_record(f, fi, LATTIO_REC_PRIVATE_FILE_XML, 1, 0));
         RETURN_IF_ERROR(put_record(f, fi, LATTIO_REC_FILE_XML, 0, 1));
     }

@@ -187,6 +187,8 @@ static void free_handle(lattio_file *f)
     if (f->comm != MPI_COMM_NULL) MPI_Comm_free(&f->comm);
     if (f->info != MPI_INFO_NULL) MPI_Info_free(&f->info);
     lattio_free(f->index);
+    for (int i = 0; i < f->ntypes; i++) lattio_free(f->types[i]);
+    lattio_free(f->types);
     lattio_free(f->tmp);
     lattio_free(f->path);
     lattio_free(f);
@@ -388,6 +390,15 @@ int lattio_attach(MPI_Comm comm, MPI_File fh, int mode, uint64_t offset,
     lattio_prof_end(f, LATTIO_OK, 0);
     *out = f;
     return LATTIO_OK;
+}
+
+int lattio_file_has_type(const lattio_file *f, const char *type)
+{
+    for (int i = 0; f && i < f->nindex; i++)
+        if (strcmp(f->index[i].type, type) == 0) return 1;
+    for (int i = 0; f && i < f->ntypes; i++)
+        if (strcmp(f->types[i], type) == 0) return 1;
+    return 0;
 }
 
 /* Where the record after the open one (writing) or the current one

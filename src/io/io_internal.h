@@ -62,6 +62,8 @@ struct lattio_file {
     int nindex;
     int index_status;    /* why the index ends: ERR_EOF or a format error */
     int cur;             /* current record, -1 before the first */
+    char **types;        /* writing: the distinct record types begun since open */
+    int ntypes;
 };
 
 /* Profiling (profile.c).  A public call brackets its work with
@@ -108,6 +110,9 @@ int lattio_mpi_status(int mpi_rc, int status, const char *what);
  * else ERR_READ with errno EIO (the bytes exist but did not arrive: a broken
  * disk is not a broken file). */
 int lattio_short_read(lattio_file *f, uint64_t end);
+/* Local.  Whether f holds a record of `type`: one present at open (READ,
+ * APPEND) or begun since (writing). */
+int lattio_file_has_type(const lattio_file *f, const char *type);
 #define MPI_CHECK(call, status) lattio_mpi_status((call), (status), #call)
 
 /* Collective.  Agree on one status: every rank returns the most negative

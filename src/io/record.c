@@ -54,6 +54,19 @@ int lattio_piece_to_read(const lattio_file *f, uint64_t offset, const void *buf,
     return LATTIO_OK;
 }
 
+/* Local.  Add type to the distinct types begun (lattio_file_has_type). */
+static int remember_type(lattio_file *f, const char *type)
+{
+    if (lattio_file_has_type(f, type)) return LATTIO_OK;
+    char **more = lattio_realloc(f->types, (size_t)(f->ntypes + 1) * sizeof *more);
+    RETURN_IF(!more, LATTIO_ERR_NOMEM);
+    f->types = more;
+    const size_t n = strlen(type) + 1;
+    RETURN_IF(!(f->types[f->ntypes] = lattio_malloc(n)), LATTIO_ERR_NOMEM);
+    memcpy(f->types[f->ntypes++], type, n);
+    return LATTIO_OK;
+}
+
 static int record_begin(lattio_file *f, const char *type, uint64_t length, int mb, int me)
 {
     unsigned char h[LATTIO_LIME_HEADER_SIZE];
@@ -65,6 +78,7 @@ static int record_begin(lattio_file *f, const char *type, uint64_t length, int m
     if (rc == LATTIO_OK && length > LATTIO_LIME_MAX_LENGTH - f->offset) rc = LATTIO_ERR_OVERFLOW;
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     rc = same_record_arguments(f, type, length, (mb ? 2 : 0) | (me ? 1 : 0));
+    if (rc == LATTIO_OK) rc = remember_type(f, type);
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     lattio_prof_phase(f, LATTIO_PHASE_META);
     if (f->rank == 0) rc = lattio_write_at(f, f->offset, h, sizeof h);
