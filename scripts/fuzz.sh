@@ -21,7 +21,7 @@ cmake --build "$build" -j 2 --target lattio_fuzzers -- -k 0 || true
 # Seed corpus: the real files (truncated copies of those over 64 KiB) and a few hand-made ones.
 corpus=fuzz/corpus
 mkdir -p "$corpus"
-for f in tests/data/real/*.lime tests/data/real/*.ildg; do
+for f in tests/data/real/*.lime tests/data/real/*.ildg tests/data/real/*.cfg; do
   [ -e "$f" ] || continue
   head -c 65536 "$f" >"$corpus/$(basename "$f")"
 done
@@ -34,6 +34,19 @@ if [ -e tests/data/real/lime_writer_test1.lime ]; then
   head -c 144 tests/data/real/lime_writer_test1.lime >"$corpus/header-only"
   head -c 376 tests/data/real/lime_writer_test1.lime >"$corpus/two-records"
 fi
+
+# Seeds of the gauge formats without a real file here: MILC (little-endian
+# magic, 2^4 lattice) and openQCD (2^4), headers right, links zero; and the
+# committed seeds (fuzz/seeds: a container written by lattio's serial writer).
+python3 - "$corpus" <<'PY'
+import struct, sys
+d = sys.argv[1]
+milc = struct.pack("<5i", 20103, 2, 2, 2, 2) + b"fuzz seed".ljust(64, b"\0") + struct.pack("<3i", 0, 0, 0)
+open(d + "/seed.milc", "wb").write(milc + bytes(16 * 4 * 18 * 4))
+oqcd = struct.pack("<4id", 2, 2, 2, 2, 1.0)
+open(d + "/seed.openqcd", "wb").write(oqcd + bytes(8 * 8 * 144))
+PY
+cp fuzz/seeds/* "$corpus/"
 
 mapfile -t targets < <(grep -v '^$' "$build/fuzz/fuzz_targets.txt")
 [ "${#targets[@]}" -gt 0 ] || { echo "fuzz: no targets built" >&2; exit 1; }
