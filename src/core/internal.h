@@ -34,6 +34,10 @@ int lattio_fail(const char *file, int line, const char *cond, int status);
  * status. */
 int lattio_fail_errno(const char *file, int line, const char *cond, int status, int err);
 #define LATTIO_FAIL_ERRNO(status, cond) lattio_fail_errno(__FILE__, __LINE__, (cond), (status), errno)
+/* This thread's recorded errno without clearing it, and setting it (the MPI
+ * layer shares the failing rank's reason with the others). */
+int lattio_errno_peek(void);
+void lattio_errno_set(int err);
 /* Return `status` (with errno recorded) when `cond` holds. */
 #define RETURN_IF_ERRNO(cond, status)                                                    \
     do {                                                                                 \

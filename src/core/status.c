@@ -90,6 +90,10 @@ int lattio_fail_errno(const char *file, int line, const char *cond, int status, 
     return status;
 }
 
+int lattio_errno_peek(void) { return last_errno; }
+
+void lattio_errno_set(int err) { last_errno = err; }
+
 int lattio_last_errno(void)
 {
     int e = last_errno;

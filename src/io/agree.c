@@ -5,6 +5,7 @@
 #include <errno.h>
 
 #include <limits.h>
+#include <sys/statvfs.h>
 
 /* The errno matching an MPI error class of file operations (EIO else). */
 static int errno_of_class(int mpi_rc)
@@ -43,6 +44,16 @@ int lattio_short_read(lattio_file *f, uint64_t end)
     return lattio_fail_errno(__FILE__, __LINE__, "short read inside the file", LATTIO_ERR_READ, EIO);
 }
 
+int lattio_short_write(lattio_file *f, uint64_t missing)
+{
+    struct statvfs st;
+    const char *name = f->tmp ? f->tmp : f->path;
+    if (name && statvfs(name, &st) == 0 && (uint64_t)st.f_bavail * st.f_frsize < missing + st.f_frsize)
+        return lattio_fail_errno(__FILE__, __LINE__, "short write, file system full", LATTIO_ERR_WRITE,
+                                 ENOSPC);
+    return LATTIO_FAIL(LATTIO_ERR_MPI_COUNT, "short write");
+}
+
 int lattio_agree(MPI_Comm comm, int status)
 {
     int rank = 0;
@@ -54,6 +65,11 @@ int lattio_agree(MPI_Comm comm, int status)
     int rc = MPI_Allreduce(&mine, &all, 1, MPI_2INT, MPI_MINLOC, comm);
     lattio_prof_pop(lattio_prof_active(), prev);
     RETURN_IF(rc != MPI_SUCCESS, LATTIO_ERR_MPI);
+    if (all.value < 0) { /* the failing rank's system reason, for every rank's message */
+        int err = lattio_errno_peek();
+        RETURN_IF(MPI_Bcast(&err, 1, MPI_INT, all.rank, comm) != MPI_SUCCESS, LATTIO_ERR_MPI);
+        if (err) lattio_errno_set(err);
+    }
     if (all.value < 0 && status == LATTIO_OK)
         LATTIO_TRACE("rank %d failed with %s", all.rank, lattio_error_name(all.value));
     return all.value;
@@ -105,7 +121,7 @@ static int transfer(lattio_file *f, xfer_fn fn, uint64_t off, unsigned char *buf
         if (rc == MPI_SUCCESS && k > 0 && MPI_Get_count(&st, MPI_BYTE, &got) == MPI_SUCCESS &&
             (uint64_t)got != k && status == LATTIO_OK)
             status = err == LATTIO_ERR_READ ? lattio_short_read(f, off + done + k)
-                                            : LATTIO_FAIL(LATTIO_ERR_MPI_COUNT, "short transfer");
+                                            : lattio_short_write(f, k - (uint64_t)got);
         if (wb && status == LATTIO_OK) lattio_writeback_start(f, off + done, k);
         done += k;
     }

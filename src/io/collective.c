@@ -242,7 +242,7 @@ static int transfer_round(coll *c, MPI_Datatype ftype, uint64_t bytes, int writi
     MPI_Count got = 0;
     if (rc == LATTIO_OK && use && MPI_Get_elements_x(&st, mtype, &got) == MPI_SUCCESS &&
         (uint64_t)got != bytes)
-        rc = writing ? LATTIO_FAIL(LATTIO_ERR_MPI_COUNT, "short transfer")
+        rc = writing ? lattio_short_write(f, bytes - (uint64_t)got)
                      : lattio_short_read(f, c->round_end);
     if (mtype != MPI_DATATYPE_NULL) MPI_Type_free(&mtype);
     return rc;

@@ -110,6 +110,11 @@ int lattio_mpi_status(int mpi_rc, int status, const char *what);
  * else ERR_READ with errno EIO (the bytes exist but did not arrive: a broken
  * disk is not a broken file). */
 int lattio_short_read(lattio_file *f, uint64_t end);
+/* The status of a write of f that took fewer bytes than asked (`missing`
+ * bytes not written; MPI-IO reports a full disk so, without an error):
+ * ERR_WRITE with errno ENOSPC when the file system holding f has less room
+ * than that left, else ERR_MPI_COUNT. */
+int lattio_short_write(lattio_file *f, uint64_t missing);
 /* Local.  Whether f holds a record of `type`: one present at open (READ,
  * APPEND) or begun since (writing). */
 int lattio_file_has_type(const lattio_file *f, const char *type);

@@ -162,7 +162,7 @@ static int check_batch(const lattio_request *r, size_t first, size_t k, int mrc,
         int got = -1; /* every piece is non-empty, so its status is set */
         const piece *p = &r->pieces[first + j];
         if (MPI_Get_count(&st[j], MPI_BYTE, &got) != MPI_SUCCESS || (uint64_t)got != p->bytes)
-            return r->writing ? LATTIO_FAIL(LATTIO_ERR_MPI_COUNT, "short transfer")
+            return r->writing ? lattio_short_write(r->f, p->bytes - (uint64_t)(got > 0 ? got : 0))
                               : lattio_short_read(r->f, p->off + p->bytes);
     }
     return LATTIO_OK;
