@@ -210,6 +210,13 @@ static int fetch_faces(MPI_Comm comm, exchange *x, const lattio_layout *l, const
     uint64_t total = 0;
     for (int r = 0; r < x->size; r++) total += box_sites(&x->boxes[r]);
     RETURN_IF(total != lattio_layout_global_sites(l), LATTIO_ERR_LAYOUT);
+    /* the sites add up; disjoint boxes then tile the lattice (a box is the
+     * core's lo[4] then count[4]) */
+    _Static_assert(sizeof(box) == 8 * sizeof(uint64_t), "box is lo[4], n[4]");
+    const int overlap = lattio_box_overlaps((const uint64_t *)x->boxes, (size_t)x->size, 4,
+                                            (size_t)x->rank);
+    RETURN_IF_ERROR(lattio_agree(comm, overlap ? LATTIO_FAIL(LATTIO_ERR_LAYOUT, "boxes overlap")
+                                               : LATTIO_OK));
     RETURN_IF_ERROR(lattio_agree(comm, counts(x, l->global)));
     pack(x, l, local);
     MPI_Datatype site;

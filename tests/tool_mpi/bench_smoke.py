@@ -27,6 +27,11 @@ def close(a, b, what):
     return tu.check(abs(a - b) <= 1e-4 * max(abs(a), abs(b), 1e-12), "%s: %r vs %r" % (what, a, b))
 
 
+def strict(name):
+    """JSON has no NaN or Infinity: a non-finite number is null."""
+    raise ValueError("non-standard JSON constant %s" % name)
+
+
 def bench(opt, args, env=None):
     return mu.run_mpi(opt, opt.np, ["bench"] + args, env=env)
 
@@ -85,7 +90,7 @@ def run_components(opt):
         out = r.stdout.decode()
         tu.check(all(c in out for c in CASES) and "profile" in out, comp + ": table names every case")
         with open("out.json") as f:
-            check_json(json.load(f), comp, nbytes, opt.np)
+            check_json(json.load(f, parse_constant=strict), comp, nbytes, opt.np)
         tu.check_eq(os.listdir("d"), [], comp + ": nothing left in --dir")
         os.rmdir("d")
         os.remove("out.json")
@@ -96,7 +101,7 @@ def json_stdout_and_weak(opt):
     r = bench(opt, ["--dims", "2,3,2,2", "--scaling", "weak", "--grid", ",".join(map(str, grid)),
                     "--strategies", "independent,aggregate", "--reps", "1", "--json", "-"])
     tu.check_eq(r.returncode, 0, "weak run exit status")
-    d = json.loads(r.stdout.decode())
+    d = json.loads(r.stdout.decode(), parse_constant=strict)
     tu.check_eq(d["parameters"]["global"], [2, 3, 2, 2 * opt.np], "weak: global = local x grid")
     tu.check_eq(d["parameters"]["grid"], grid, "grid as given")
     tu.check_eq(sorted({c["case"] for c in d["results"]}),

@@ -216,7 +216,12 @@ static void json_parameters(const bench *b, FILE *out)
 
 static void json_triple(FILE *out, const char *name, const double *v)
 {
-    fprintf(out, "\"%s\": [%.9g, %.9g, %.9g]", name, v[0], v[1], v[2]);
+    fprintf(out, "\"%s\": [", name);
+    for (int i = 0; i < 3; i++) {
+        if (i) fputs(", ", out);
+        tool_json_number(out, v[i]);
+    }
+    fputc(']', out);
 }
 
 static void json_profiles(const bench_result *r, int op, FILE *out)
@@ -246,11 +251,19 @@ static void json_result(const bench *b, int c, int op, FILE *out, int first)
             first ? "" : ",\n", bench_case_name(c), c <= BC_POSIX_ONE ? "baseline" : "strategy",
             op == BENCH_WRITE ? "write" : "read", state_name(r->state[op]), ok ? "true" : "false",
             (unsigned long long)b->global_bytes);
-    for (int k = 0; ok && k < r->nrep[op]; k++) fprintf(out, "%s%.9g", k ? ", " : "", r->t[op][k]);
-    fprintf(out, "], \"mib_s\": {\"min\": %.6g, \"median\": %.6g, \"max\": %.6g}, "
-                 "\"vs_posix_per_rank\": %.6g, \"vs_posix_rank0\": %.6g",
-            ok ? mib_s(b, s.tmax) : 0, ok ? mib_s(b, s.tmed) : 0, ok ? mib_s(b, s.tmin) : 0,
-            ratio(b, c, BC_POSIX_ALL, op), ratio(b, c, BC_POSIX_ONE, op));
+    for (int k = 0; ok && k < r->nrep[op]; k++) {
+        if (k) fputs(", ", out);
+        tool_json_number(out, r->t[op][k]);
+    }
+    /* a time of 0 makes a rate or ratio infinite: null (strict JSON) */
+    const char *keys[5] = {"], \"mib_s\": {\"min\": ", ", \"median\": ", ", \"max\": ",
+                           "}, \"vs_posix_per_rank\": ", ", \"vs_posix_rank0\": "};
+    const double vals[5] = {ok ? mib_s(b, s.tmax) : 0, ok ? mib_s(b, s.tmed) : 0, ok ? mib_s(b, s.tmin) : 0,
+                            ratio(b, c, BC_POSIX_ALL, op), ratio(b, c, BC_POSIX_ONE, op)};
+    for (int i = 0; i < 5; i++) {
+        fputs(keys[i], out);
+        tool_json_number(out, vals[i]);
+    }
     if (r->state[op] != BS_OK && r->status[op]) {
         fputs(", \"error\": ", out);
         tool_json_string(out, bench_status_text(r->status[op]));

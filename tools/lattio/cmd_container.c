@@ -219,9 +219,16 @@ int ct_copy_check(const ct_input *in, uint32_t task, uint64_t offset, uint64_t n
 
 char *ct_temp_name(const char *final)
 {
-    size_t n = strlen(final) + 48;
+    /* the library's temporary name (HOST.PID.TIME.SALT, created exclusively),
+     * so `lattio clean` can tell when its writer is gone */
+    const size_t n = strlen(final) + 256;
     char *s = malloc(n);
-    if (s) snprintf(s, n, "%s.lattio-tmp.%ld", final, (long)getpid());
+    int fd = -1;
+    if (s && lattio_temp_open(final, s, n, &fd) != LATTIO_OK) {
+        free(s);
+        return NULL;
+    }
+    if (fd >= 0) close(fd);
     return s;
 }
 

@@ -159,9 +159,11 @@ static void remove_members(const defrag_job *j)
 static int run_job(defrag_job *j)
 {
     j->tmp = ct_temp_name(j->out);
+    if (!j->tmp) return tool_error(CMD, j->out, "cannot create a temporary file beside it%s",
+                                   tool_errno_suffix());
     j->buf = malloc(TOOL_BLOCK_SIZE);
     j->buf2 = malloc(TOOL_BLOCK_SIZE);
-    if (!j->tmp || !j->buf || !j->buf2) return tool_error(CMD, NULL, "out of memory");
+    if (!j->buf || !j->buf2) return tool_error(CMD, NULL, "out of memory");
     int ret = write_new(j);
     if (ret == TOOL_OK) ret = verify_new(j);
     if (ret == TOOL_OK) ret = rename_members(j);

@@ -169,5 +169,7 @@ void tool_note_temporaries(const char *cmd, const char *path);
 /* Print s as a JSON string literal (with quotes); bytes >= 0x80 and control
  * characters are escaped as \u00XX, so the output is always ASCII. */
 void tool_json_string(FILE *f, const char *s);
+/* A JSON number (%.9g), or null when v is not finite (strict JSON has no inf/nan). */
+void tool_json_number(FILE *out, double v);
 
 #endif

@@ -6,6 +6,7 @@
 #include "tool.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -294,6 +295,12 @@ void tool_print_text(FILE *f, const char *s)
         if (printable(*p) || *p == '\n' || *p == '\t') fputc(*p, f);
         else fprintf(f, "\\x%02x", *p);
     }
+}
+
+void tool_json_number(FILE *out, double v)
+{
+    if (isfinite(v)) fprintf(out, "%.9g", v);
+    else fputs("null", out);
 }
 
 void tool_json_string(FILE *f, const char *s)
