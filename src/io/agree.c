@@ -44,14 +44,30 @@ int lattio_short_read(lattio_file *f, uint64_t end)
     return lattio_fail_errno(__FILE__, __LINE__, "short read inside the file", LATTIO_ERR_READ, EIO);
 }
 
-int lattio_short_write(lattio_file *f, uint64_t missing)
+/* Local.  Whether the file system holding f has less than `need` bytes
+ * (plus one block) free for unprivileged writers. */
+static int fs_full(const lattio_file *f, uint64_t need)
 {
     struct statvfs st;
     const char *name = f->tmp ? f->tmp : f->path;
-    if (name && statvfs(name, &st) == 0 && (uint64_t)st.f_bavail * st.f_frsize < missing + st.f_frsize)
+    return name && statvfs(name, &st) == 0 &&
+           (uint64_t)st.f_bavail * st.f_frsize < need + st.f_frsize;
+}
+
+int lattio_short_write(lattio_file *f, uint64_t missing)
+{
+    if (fs_full(f, missing))
         return lattio_fail_errno(__FILE__, __LINE__, "short write, file system full", LATTIO_ERR_WRITE,
                                  ENOSPC);
     return LATTIO_FAIL(LATTIO_ERR_MPI_COUNT, "short write");
+}
+
+void lattio_note_full_disk(lattio_file *f, int status)
+{
+    const int e = lattio_errno_peek();
+    if ((status == LATTIO_ERR_WRITE || status == LATTIO_ERR_CLOSE || status == LATTIO_ERR_SYNC ||
+         status == LATTIO_ERR_MPI_COUNT) && (e == 0 || e == EIO) && fs_full(f, (uint64_t)1 << 20))
+        lattio_errno_set(ENOSPC);
 }
 
 int lattio_agree(MPI_Comm comm, int status)

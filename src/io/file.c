@@ -274,6 +274,7 @@ static int publish(lattio_file *f, int status)
 int lattio_file_outcome(lattio_file *f, int rc)
 {
     if (!f || rc >= 0 || f->mode == LATTIO_MODE_READ || f->failed) return rc;
+    lattio_note_full_disk(f, rc);
     if (f->borrowed && (rc == LATTIO_ERR_ARG || rc == LATTIO_ERR_RANK_ARG || rc == LATTIO_ERR_RECORD_OVERRUN))
         return rc;
     f->failed = rc;
@@ -325,6 +326,7 @@ int lattio_close(lattio_file *f)
     lattio_prof_phase(f, LATTIO_PHASE_META);
     int crc = MPI_CHECK(MPI_File_close(&f->fh), LATTIO_ERR_CLOSE);
     rc = lattio_agree(f->comm, rc < 0 ? rc : crc);
+    if (writing) lattio_note_full_disk(f, rc);
     if (writing) rc = publish(f, rc);
     free_handle(f);
     return rc;

@@ -115,6 +115,12 @@ int lattio_short_read(lattio_file *f, uint64_t end);
  * ERR_WRITE with errno ENOSPC when the file system holding f has less room
  * than that left, else ERR_MPI_COUNT. */
 int lattio_short_write(lattio_file *f, uint64_t missing);
+/* Local.  After a failed write, sync or close of f (`status`) whose reason
+ * is unknown or a bare EIO (MPICH's ROMIO reports a full disk as
+ * MPI_ERR_IO): when f's file system has less than 1 MiB free, the reason
+ * lattio_last_errno gives is ENOSPC.  Every rank decides alike (the same
+ * file system). */
+void lattio_note_full_disk(lattio_file *f, int status);
 /* Local.  Whether f holds a record of `type`: one present at open (READ,
  * APPEND) or begun since (writing). */
 int lattio_file_has_type(const lattio_file *f, const char *type);
