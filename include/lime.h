@@ -28,6 +28,15 @@
 #ifndef LIME_H
 #define LIME_H
 
+/* As C-LIME's lime.h: the package identification and DCAP/DCAPL come with it. */
+#include "dcap-overload.h"
+#include "lime_config.h"
+
+/* Marks a parameter a function does not use (C-LIME 1.3.3). */
+#ifndef _LIME_UNUSED_PARAM
+#define _LIME_UNUSED_PARAM(p) (void)(p)
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

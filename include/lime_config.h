@@ -10,7 +10,7 @@
 #define LIME_PACKAGE "lattio"
 #define LIME_PACKAGE_NAME "lattio C-LIME compatibility"
 #define LIME_PACKAGE_TARNAME "lattio"
-#define LIME_PACKAGE_VERSION "1.3.2"
-#define LIME_PACKAGE_STRING "lattio C-LIME compatibility 1.3.2"
+#define LIME_PACKAGE_VERSION "1.3.3"
+#define LIME_PACKAGE_STRING "lattio C-LIME compatibility 1.3.3"
 #define LIME_PACKAGE_BUGREPORT ""
 #endif
