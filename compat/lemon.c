@@ -85,6 +85,8 @@ static int lemon_status(int status, int io)
     for (size_t i = 0; i < sizeof status_map / sizeof status_map[0]; i++) {
         if (status_map[i].lattio != status) continue;
         int code = status_map[i].lemon;
+        /* a length near 2^64 in a header being read is a damaged header */
+        if (status == LATTIO_ERR_LENGTH_OVERFLOW && io == LEMON_ERR_READ) return LEMON_ERR_READ;
         if (code != IO_CODE) return code;
         if (status == LATTIO_ERR_RECORD_OVERRUN && io == LEMON_ERR_READ) return LEMON_EOR;
         return io;

@@ -57,7 +57,7 @@ extern "C" {
     X(ERR_STATE, -3, "call not allowed in the handle's current state")                  \
     X(ERR_UNSUPPORTED, -4, "operation not supported")                                   \
     X(ERR_NOT_FOUND, -5, "no record of the requested type")                             \
-    X(ERR_TYPE_TOO_LONG, -6, "record type longer than 127 characters")                  \
+    X(ERR_TYPE_TOO_LONG, -6, "record type longer than 128 characters")                  \
     X(ERR_OVERFLOW, -7, "size or offset does not fit the integer type")                 \
     X(ERR_LAYOUT, -8, "invalid lattice layout")                                         \
     X(ERR_PENDING, -9, "a non-blocking request is still pending")                      \
@@ -80,7 +80,7 @@ extern "C" {
     X(ERR_TRUNCATED_PAYLOAD, -203, "file ends inside a record payload")                 \
     X(ERR_LENGTH_BEYOND_EOF, -204, "record length larger than the whole file")          \
     X(ERR_LENGTH_OVERFLOW, -205, "record length too large to address (near 2^64)")      \
-    X(ERR_TYPE_UNTERMINATED, -206, "record type field has no terminating NUL")          \
+    X(ERR_TYPE_UNTERMINATED, -206, "record type field has no terminating NUL (no longer an error)") \
     X(ERR_NONZERO_PADDING, -207, "record padding bytes are not zero")                   \
     X(ERR_TRAILING_BYTES, -208, "bytes after the last record are not a LIME record")    \
     X(ERR_MBME, -209, "message begin/end flags inconsistent")                           \
@@ -187,7 +187,10 @@ int lattio_temp_remove(const lattio_temp_info *t);
 #define LATTIO_LIME_MAGIC 0x456789ABu
 #define LATTIO_LIME_VERSION 1
 #define LATTIO_LIME_HEADER_SIZE 144
-#define LATTIO_LIME_TYPE_MAX 127 /* characters, without the NUL */
+/* Longest record type in characters: the whole 128-byte field, without a NUL
+ * when it is full (C-LIME writes such types and every reader accepts them;
+ * lattio's readers and writers all follow this one rule). */
+#define LATTIO_LIME_TYPE_MAX 128
 #define LATTIO_LIME_FLAG_MB 0x80
 #define LATTIO_LIME_FLAG_ME 0x40
 
@@ -1063,7 +1066,8 @@ int lattio_open(MPI_Comm comm, const char *path, int mode, MPI_Info info,
  * any rank) poisons the handle: every later write call returns ERR_STATE.
  * One exception keeps Lemon's contract: on a handle from lattio_attach a
  * call refused before writing anything (ERR_ARG, ERR_RANK_ARG,
- * ERR_RECORD_OVERRUN) leaves the handle usable.  ERR_SYNC_DIR (durable
+ * ERR_RECORD_OVERRUN, ERR_TYPE_TOO_LONG, ERR_LENGTH_OVERFLOW) leaves the
+ * handle usable.  ERR_SYNC_DIR (durable
  * writes only) is the one failure after the rename: PATH holds the new
  * file, whole and synced, but the sync of its directory failed, so a crash
  * may still bring the previous version back.  Accepts NULL (returns OK). */

@@ -89,7 +89,8 @@ extern "C" {
 #ifndef ME_MASK
 #define ME_MASK ((int)0x40)
 #endif
-/* Longest record type including its NUL terminator (127 characters + 1). */
+/* Bytes of the header's type field: a type of up to 128 characters, NUL-
+ * terminated when shorter (a full field has no NUL; written and read). */
 #ifndef MAX_LEMON_HDR_REC_TYPE
 #define MAX_LEMON_HDR_REC_TYPE 128
 #endif

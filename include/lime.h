@@ -17,8 +17,9 @@
  *   - a header cut short by the end of the file is LIME_ERR_READ (C-LIME
  *     reports LIME_EOF); a clean end of file is LIME_EOF as before;
  *   - payload lengths near 2^63 and beyond are rejected with LIME_ERR_READ;
- *   - record types longer than 127 characters are refused by the writer
- *     (LIME_ERR_PARAM); 128-character unterminated types are still read;
+ *   - record types longer than the 128-byte field are refused by the
+ *     writer (LIME_ERR_PARAM); a 128-character type fills the field with no
+ *     NUL and is written and read, as by C-LIME;
  *   - seeks outside the current record move to the nearest end of the
  *     record and return LIME_ERR_SEEK (C-LIME documents this but returns
  *     LIME_SUCCESS);
@@ -58,7 +59,8 @@ typedef uint64_t n_uint64_t;
 #define LIME_VERSION ((unsigned int)0x01)
 #define LIME_MAX_BUFSIZE ((unsigned int)2147483647)
 
-/* Longest record type including its NUL terminator (127 characters + 1). */
+/* Bytes of the header's type field: a type of up to 128 characters, NUL-
+ * terminated when shorter. */
 #ifndef MAX_LIME_HDR_REC_TYPE
 #define MAX_LIME_HDR_REC_TYPE 128
 #endif

@@ -155,7 +155,7 @@ int lattio_source_read_exact(const lattio_source *src, uint64_t off, void *buf, 
  *   ERR_TRAILING_BYTES    off > 0 and the bytes there are not a LIME header
  *   ERR_BAD_MAGIC         off == 0 and the file does not start with the magic
  *   ERR_TRUNCATED_HEADER  a header (or a prefix of the magic) cut short
- *   ERR_BAD_VERSION, ERR_TYPE_UNTERMINATED, ERR_LENGTH_OVERFLOW (decode)
+ *   ERR_BAD_VERSION, ERR_LENGTH_OVERFLOW (decode)
  *   ERR_LENGTH_BEYOND_EOF length larger than the whole file
  *   ERR_TRUNCATED_PAYLOAD the payload runs past the end of the source
  * Reserved flag bits are tolerated here (lattio_lime_check reports them) and

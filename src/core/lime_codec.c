@@ -35,13 +35,12 @@ int lattio_lime_header_decode(const unsigned char in[LATTIO_LIME_HEADER_SIZE],
     info->length = lattio_load_be64(in + 8);
     info->padding = lattio_lime_padding(info->length);
     const unsigned char *t = in + 16;
-    const unsigned char *nul = memchr(t, 0, LATTIO_LIME_TYPE_MAX + 1);
+    const unsigned char *nul = memchr(t, 0, LATTIO_LIME_TYPE_MAX); /* none: all 128 bytes */
     size_t tlen = nul ? (size_t)(nul - t) : LATTIO_LIME_TYPE_MAX;
     memcpy(info->type, t, tlen);
     info->type[tlen] = '\0';
     RETURN_IF(magic != LATTIO_LIME_MAGIC, LATTIO_ERR_BAD_MAGIC);
     RETURN_IF(info->version != LATTIO_LIME_VERSION, LATTIO_ERR_BAD_VERSION);
-    RETURN_IF(!nul, LATTIO_ERR_TYPE_UNTERMINATED);
     RETURN_IF(info->length > LATTIO_LIME_MAX_LENGTH, LATTIO_ERR_LENGTH_OVERFLOW);
     RETURN_IF((in[6] & 0x3f) != 0 || in[7] != 0, LATTIO_ERR_BAD_FLAGS);
     return LATTIO_OK;

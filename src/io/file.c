@@ -275,8 +275,9 @@ int lattio_file_outcome(lattio_file *f, int rc)
 {
     if (!f || rc >= 0 || f->mode == LATTIO_MODE_READ || f->failed) return rc;
     lattio_note_full_disk(f, rc);
-    if (f->borrowed && (rc == LATTIO_ERR_ARG || rc == LATTIO_ERR_RANK_ARG || rc == LATTIO_ERR_RECORD_OVERRUN))
-        return rc;
+    if (f->borrowed && (rc == LATTIO_ERR_ARG || rc == LATTIO_ERR_RANK_ARG || rc == LATTIO_ERR_RECORD_OVERRUN ||
+                        rc == LATTIO_ERR_TYPE_TOO_LONG || rc == LATTIO_ERR_LENGTH_OVERFLOW))
+        return rc; /* refused before writing anything: Lemon's handle stays usable */
     f->failed = rc;
     return rc;
 }

@@ -35,13 +35,14 @@ int main(void)
     CHECK_INT(put(w, 1, 1, "h"), LIME_SUCCESS);
     CHECK_INT(lc_file_size(f), 6 * 152);
 
-    /* types: 127 characters are fine, 128 are refused */
-    char type[130];
+    /* types: 128 characters fill the field (written without a NUL, as
+     * C-LIME does), 129 are refused */
+    char type[131];
     memset(type, 't', sizeof type);
-    type[127] = '\0';
-    CHECK_INT(put(w, 1, 1, type), LIME_SUCCESS);
-    type[127] = 't';
     type[128] = '\0';
+    CHECK_INT(put(w, 1, 1, type), LIME_SUCCESS);
+    type[128] = 't';
+    type[129] = '\0';
     CHECK_INT(put(w, 1, 1, type), LIME_ERR_PARAM);
     /* lengths that cannot be addressed are refused */
     LimeRecordHeader *h = limeCreateHeader(1, 1, "huge", UINT64_MAX);
@@ -61,8 +62,8 @@ int main(void)
     CHECK_U64(n, 7 * 152);
     for (int i = 0; b && i < 7 && (size_t)(i * 152 + 7) < n; i++)
         CHECK_INT(b[i * 152 + 6], flags[i]);
-    const size_t t = 6 * 152 + 16; /* the 127-character type */
-    CHECK(b && n > t + 127 && b[t + 126] == 't' && b[t + 127] == 0);
+    const size_t t = 6 * 152 + 16; /* the 128-character type: the field full, no NUL */
+    CHECK(b && n > t + 128 && b[t + 127] == 't' && b[t + 128] == 'z'); /* then the payload */
     free(b);
     return lc_finish();
 }

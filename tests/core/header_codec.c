@@ -51,13 +51,13 @@ static void bad_arguments(void)
     unsigned char h[144];
     char type[200];
     memset(type, 'a', sizeof type);
-    type[128] = '\0'; /* 128 characters: one too many */
+    type[129] = '\0'; /* 129 characters: one too many */
     CHECK_STATUS(lattio_lime_header_encode(h, type, 1, 1, 1), LATTIO_ERR_TYPE_TOO_LONG);
-    type[127] = '\0'; /* 127 is the maximum */
+    type[128] = '\0'; /* 128 fill the field, with no NUL */
     CHECK_OK(lattio_lime_header_encode(h, type, 1, 1, 1));
     lattio_record_info info;
     CHECK_OK(lattio_lime_header_decode(h, &info));
-    CHECK_INT(strlen(info.type), 127);
+    CHECK_INT(strlen(info.type), 128);
     CHECK_STATUS(lattio_lime_header_encode(NULL, "a", 1, 1, 1), LATTIO_ERR_ARG);
     CHECK_STATUS(lattio_lime_header_encode(h, NULL, 1, 1, 1), LATTIO_ERR_ARG);
     CHECK_STATUS(lattio_lime_header_encode(h, "a", UINT64_MAX, 1, 1), LATTIO_ERR_LENGTH_OVERFLOW);
@@ -76,9 +76,18 @@ static void bad_headers(void)
     CHECK_STATUS(lattio_lime_header_decode(h, &info), LATTIO_ERR_BAD_VERSION);
     CHECK_INT(info.version, 257);
     lattio_lime_header_encode(h, "t", 8, 1, 1);
-    memset(h + 16, 'z', 128);
-    CHECK_STATUS(lattio_lime_header_decode(h, &info), LATTIO_ERR_TYPE_UNTERMINATED);
-    CHECK_INT(strlen(info.type), 127); /* filled as far as possible, still terminated */
+    memset(h + 16, 'z', 128); /* a type filling the field: valid, as for C-LIME and Lemon */
+    CHECK_OK(lattio_lime_header_decode(h, &info));
+    CHECK_INT(strlen(info.type), 128);
+    char t128[130];
+    memset(t128, 'z', 128);
+    t128[128] = '\0';
+    unsigned char h2[LATTIO_LIME_HEADER_SIZE];
+    CHECK_OK(lattio_lime_header_encode(h2, t128, 8, 1, 1)); /* written as read */
+    CHECK(memcmp(h2, h, LATTIO_LIME_HEADER_SIZE) == 0);
+    t128[128] = 'z';
+    t128[129] = '\0';
+    CHECK_STATUS(lattio_lime_header_encode(h2, t128, 8, 1, 1), LATTIO_ERR_TYPE_TOO_LONG);
     lattio_lime_header_encode(h, "t", 8, 1, 1);
     h[7] = 1;
     CHECK_STATUS(lattio_lime_header_decode(h, &info), LATTIO_ERR_BAD_FLAGS);
