@@ -29,6 +29,12 @@
 extern "C" {
 #endif
 
+/* The library is built with hidden visibility: what this header declares is
+ * its exported API. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #define LATTIO_VERSION_MAJOR 0
 #define LATTIO_VERSION_MINOR 1
 #define LATTIO_VERSION_PATCH 0
@@ -1441,9 +1447,6 @@ typedef struct lattio_field_read_info {
 int lattio_field_read(lattio_file *f, int index, const lattio_field_desc *d,
                       const lattio_layout *l, void *local, lattio_field_read_info *info);
 
-/* Tests only: corrupt (one byte flipped after checksumming) the next `n`
- * chunks this process writes through lattio_field_write. */
-void lattio_field_test_corrupt_writes(int n);
 
 /* Collective on `comm`.  Plaquette, link trace and unitarity of a 4-D SU(3)
  * gauge field distributed as layout l describes (native doubles, 72 per
@@ -1459,6 +1462,10 @@ int lattio_gauge_stats_mpi(MPI_Comm comm, const lattio_layout *l, const double *
                            lattio_gauge_stats *out);
 
 #endif /* LATTIO_NO_MPI */
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

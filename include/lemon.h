@@ -69,6 +69,12 @@
 extern "C" {
 #endif
 
+/* The library is built with hidden visibility: what this header declares is
+ * its exported API. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* --- lemon_defines.h ------------------------------------------------------ */
 
 #ifndef LEMON_MAGIC_NO
@@ -241,6 +247,10 @@ int lemonWriteLatticeParallelNonBlockingMapped(LemonWriter *writer, void *data,
 int lemonWriteRecordDataNonBlocking(void *source, MPI_Offset const *nbytes, LemonWriter *writer);
 /* Collective.  Complete a pending non-blocking write (LEMON_SUCCESS if none). */
 int lemonFinishWriting(LemonWriter *writer);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -47,6 +47,12 @@
 extern "C" {
 #endif
 
+/* The library is built with hidden visibility: what this header declares is
+ * its exported API. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* --- lime_fixed_types.h -------------------------------------------------- */
 
 typedef uint16_t n_uint16_t;
@@ -170,6 +176,10 @@ int limeReaderSetState(LimeReader *rdest, LimeReader *rsrc);
 /* 1 when the current record ends a message (ME set), 0 otherwise;
  * LIME_ERR_PARAM for a NULL reader. */
 int limeEOM(LimeReader *r);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,12 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The library is built with hidden visibility: what this header declares is
+ * its exported API. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 /* Padding bytes after a payload of nbytes: (8 - nbytes % 8) % 8. */
 int lime_padding(size_t nbytes);
 /* 1 on a big-endian host, 0 otherwise. */
@@ -18,6 +24,10 @@ void lime_byte_swap(void *ptr, size_t size, size_t nmemb);
 n_uint64_t big_endian_long_long(n_uint64_t ull);
 n_uint32_t big_endian_long(n_uint32_t ul);
 n_uint16_t big_endian_short(n_uint16_t us);
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
 #define LATTIO_TESTUTIL_H
 
 #include "lattio.h"
+#include "testhooks.h" /* the library's test hooks (lattio_testing) */
 
 #include <dirent.h>
 #include <inttypes.h>

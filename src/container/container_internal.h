@@ -110,9 +110,6 @@ uint32_t lattio_cont_tasks_in_file(const lattio_cont_header *h, uint64_t size);
 uint64_t lattio_cont_detect_align(int fd);
 /* A fresh random container id (time, pid, counter). */
 uint64_t lattio_cont_new_id(void);
-/* Test hook: ids (and temporary-name suffixes) are `id` from now on; 0
- * restores random ids.  Lets a test compare two containers byte for byte. */
-void lattio_cont_test_set_id(uint64_t id);
 
 /* Writing one task's stream through a positional write callback. */
 typedef struct lattio_cont_sink {
@@ -288,8 +285,10 @@ int lattio_container_reader_chunk_verify(lattio_container_reader *r, uint32_t ta
 int lattio_container_reader_prototype(const lattio_container_reader *r, lattio_cont_header *proto,
                                       uint32_t **first);
 
-/* Test hook (serial writer): close the file without the final trailers and
- * the footer, as a writer killed before close leaves it. */
+
+/* Close a serial writer's file without the final trailers and footer (as a
+ * writer killed before close leaves it) and free it: repair's failure path,
+ * and tests that need an unfinished container. */
 int lattio_container_writer_abandon(lattio_container_writer *w);
 
 #endif

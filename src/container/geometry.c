@@ -1,6 +1,7 @@
 /* geometry.c -- where chunks lie, and the per-task stream writer shared by
  * the serial writer and the MPI layer. */
 #include "container_internal.h"
+#include "testhooks.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -115,9 +116,13 @@ uint64_t lattio_cont_detect_align(int fd)
     return b;
 }
 
+#ifdef LATTIO_TEST_HOOKS
 static uint64_t test_id;
 
 void lattio_cont_test_set_id(uint64_t id) { test_id = id; }
+#else
+#define test_id 0
+#endif
 
 uint64_t lattio_cont_new_id(void)
 {

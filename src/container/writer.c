@@ -2,6 +2,7 @@
  * stream (tools, tests, repair), into one or several physical files.  Same
  * bytes as the MPI writer. */
 #include "container_internal.h"
+#include "testhooks.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -21,6 +21,7 @@
  * OMPIO (4.1.4 here: ompio 30, romio321 10).  Without MPI_T the environment
  * (OMPI_MCA_io) decides. */
 #include "io_internal.h"
+#include "testhooks.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@ static uint64_t repairs_; /* runs this process rewrote after a collective write 
 
 /* Test hooks (lattio_collective_test_hooks): a smaller staging buffer, the
  * guard forced on, and a simulated corrupting library. */
+#ifdef LATTIO_TEST_HOOKS
 static uint64_t staging_bytes_ = COLL_STAGING;
 static int force_guard_, inject_;
 
@@ -45,6 +47,11 @@ void lattio_collective_test_hooks(uint64_t staging_bytes, int force_guard, int i
     force_guard_ = force_guard;
     inject_ = inject;
 }
+#else
+#define staging_bytes_ COLL_STAGING
+#define force_guard_ 0
+#define inject_ 0
+#endif
 
 /* --- is the MPI library trusted with collective writes? ------------------ */
 

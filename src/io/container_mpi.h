@@ -61,9 +61,5 @@ static inline uint64_t lattio_container_written(const lattio_container *c)
     return c->s.total + c->cbuf_len;
 }
 
-/* Test hook: close the file and free the handle without the final trailers,
- * the footer or the rename, as a writer killed before close leaves it.
- * Local (closes the descriptors). */
-void lattio_container_test_abandon(lattio_container *c);
 
 #endif

@@ -235,10 +235,6 @@ int lattio_packing_is_identity(const lattio_layout *l);
 int lattio_collective_untrusted(void);
 /* Local.  Runs this process rewrote after a corrupted collective write. */
 uint64_t lattio_collective_repairs(void);
-/* Tests only: staging bytes per round (0: default), force the guard on, and
- * simulate a corrupting library (one byte of every collective write round
- * differs from the data, which the guard must find and repair). */
-void lattio_collective_test_hooks(uint64_t staging_bytes, int force_guard, int inject);
 
 /* task.c: fn(arg) on a second thread between start and join (at once on
  * this thread when none can be created); join returns fn's status.  fn

@@ -1,0 +1,29 @@
+/* testhooks.h -- the library's test hooks.  They exist only in builds with
+ * LATTIO_TEST_HOOKS (the lattio_testing library the tests link); the
+ * installed libraries have none of them and none of the code they enable. */
+#ifndef LATTIO_TESTHOOKS_H
+#define LATTIO_TESTHOOKS_H
+#ifdef LATTIO_TEST_HOOKS
+
+#include "lattio.h"
+
+#include <stdint.h>
+
+/* field_mpi.c: corrupt (one byte flipped after checksumming) the next `n`
+ * chunks this process writes through lattio_field_write. */
+void lattio_field_test_corrupt_writes(int n);
+/* container/geometry.c: container ids (and temporary-name suffixes) are `id`
+ * from now on; 0 restores random ids. */
+void lattio_cont_test_set_id(uint64_t id);
+
+#ifndef LATTIO_NO_MPI
+/* io/collective.c: a smaller staging buffer (bytes, 0: the default), the
+ * OMPIO guard forced on, and a simulated corrupting MPI library. */
+void lattio_collective_test_hooks(uint64_t staging_bytes, int force_guard, int inject);
+/* io/container.c: close the file and free the handle without the final
+ * trailers (a writer killed before close). */
+void lattio_container_test_abandon(lattio_container *c);
+#endif
+
+#endif
+#endif

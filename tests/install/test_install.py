@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Issue 16: installs run from any prefix, and serial programs need no MPI.
+
+1. `cmake --install BUILD --prefix P` into a fresh directory; P/bin/lattio
+   --version runs with no LD_LIBRARY_PATH (run path $ORIGIN/../lib).
+2. An external CMake project (find_package(lattio)) builds two programs: one
+   on lattio::serial using only lime.h and the serial LIME reader, one on
+   lattio::lattio; both run.
+3. The same serial program built through pkg-config (lattio-serial, found
+   with --with-path, no environment variable) and through `-llime` (the
+   C-LIME library's name) runs.
+4. The serial programs do not depend on MPI: ldd lists no libmpi, and where
+   the test may make a mount namespace, they run with Open MPI's library
+   directory hidden (while the MPI program, as a control, does not start).
+Usage: test_install.py --build DIR --cmake CMAKE --cc CC"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tool"))
+import toolutil as tu  # noqa: E402
+
+SERIAL_C = r"""
+#include <lime.h>
+#include <lattio.h>
+#include <stdio.h>
+#include <string.h>
+int main(int argc, char **argv)
+{
+    FILE *f = DCAP(fopen)(argv[1], "rb");
+    LimeReader *r = limeCreateReader(f);
+    int n = 0;
+    while (limeReaderNextRecord(r) == LIME_SUCCESS) n++;
+    limeDestroyReader(r);
+    fclose(f);
+    lattio_lime_reader *lr = NULL;
+    int count = 0;
+    if (lattio_lime_reader_open(argv[1], &lr) != LATTIO_OK) return 1;
+    lattio_field_count(lr, &count);
+    lattio_lime_reader_close(lr);
+    printf("%d records, %d fields, lattio %s\n", n, count, lattio_version());
+    return n > 0 ? 0 : 1;
+}
+"""
+
+MPI_C = r"""
+#include <lattio.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    printf("lattio %s with MPI\n", lattio_version());
+    MPI_Finalize();
+    return 0;
+}
+"""
+
+CMAKELISTS = """
+cmake_minimum_required(VERSION 3.20)
+project(consumer C)
+find_package(lattio REQUIRED)
+add_executable(serial_prog serial.c)
+target_link_libraries(serial_prog PRIVATE lattio::serial)
+add_executable(mpi_prog mpi.c)
+target_link_libraries(mpi_prog PRIVATE lattio::lattio)
+"""
+
+
+def clean_env():
+    """No LD_LIBRARY_PATH, no PKG_CONFIG_PATH, no CMake or MPI hints."""
+    keep = ("PATH", "HOME", "LANG", "OMPI_ALLOW_RUN_AS_ROOT", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM",
+            "OMPI_MCA_btl", "HYDRA_LAUNCHER")
+    return {k: v for k, v in os.environ.items() if k in keep}
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=clean_env(),
+                          timeout=600, **kw)
+
+
+def uses_mpi(prog):
+    p = run(["ldd", prog])
+    return b"libmpi" in p.stdout or b"libopen-" in p.stdout, p.stdout
+
+
+def hidden_mpi_run(prog, arg):
+    """Run prog with Open MPI's library directory hidden under an empty tmpfs
+    in a private mount namespace; None when that is not allowed here."""
+    libdir = None
+    for d in ("/usr/lib/x86_64-linux-gnu/openmpi/lib", "/usr/lib/aarch64-linux-gnu/openmpi/lib",
+              "/usr/lib64/openmpi/lib", "/usr/lib/x86_64-linux-gnu/mpich/lib"):
+        if os.path.isdir(d):
+            libdir = d
+            break
+    if not libdir or not shutil.which("unshare"):
+        return None
+    probe = run(["unshare", "-m", "sh", "-c", "mount -t tmpfs none %s" % libdir])
+    if probe.returncode != 0:
+        return None
+    return run(["unshare", "-m", "sh", "-c", 'mount -t tmpfs none "$0" && exec "$1" "$2"',
+                libdir, prog, arg])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--cmake", required=True)
+    ap.add_argument("--cc", required=True)
+    opt = ap.parse_args()
+    prefix = os.path.abspath("prefix")
+    shutil.rmtree(prefix, ignore_errors=True)
+    p = run([opt.cmake, "--install", opt.build, "--prefix", prefix])
+    tu.check_eq(p.returncode, 0, "install (%r)" % p.stderr[-500:])
+    p = run([prefix + "/bin/lattio", "--version"])
+    tu.check(p.returncode == 0 and p.stdout.startswith(b"lattio "), "installed lattio runs: %r" % (p.stdout + p.stderr))
+    data = tu.data_path("unity.lime")
+
+    # find_package
+    src = os.path.abspath("consumer")
+    shutil.rmtree(src, ignore_errors=True)
+    os.makedirs(src)
+    for name, text in (("serial.c", SERIAL_C), ("mpi.c", MPI_C), ("CMakeLists.txt", CMAKELISTS)):
+        tu.write(os.path.join(src, name), text.encode())
+    bld = os.path.join(src, "build")
+    p = run([opt.cmake, "-S", src, "-B", bld, "-DCMAKE_PREFIX_PATH=" + prefix, "-DCMAKE_C_COMPILER=" + opt.cc])
+    tu.check_eq(p.returncode, 0, "find_package(lattio) configure (%r)" % p.stderr[-800:])
+    p = run([opt.cmake, "--build", bld])
+    tu.check_eq(p.returncode, 0, "consumer build (%r)" % (p.stdout[-800:] + p.stderr[-800:]))
+    serial_cm = os.path.join(bld, "serial_prog")
+    p = run([serial_cm, data])
+    tu.check(p.returncode == 0 and p.stdout.startswith(b"4 records, 1 fields"), "lattio::serial program: %r" % (p.stdout + p.stderr))
+    p = run([os.path.join(bld, "mpi_prog")])
+    tu.check(p.returncode == 0 and b"with MPI" in p.stdout, "lattio::lattio program: %r" % (p.stdout + p.stderr))
+
+    # pkg-config (no PKG_CONFIG_PATH: --with-path) and -llime
+    pc = run(["pkg-config", "--with-path=" + prefix + "/lib/pkgconfig", "--with-path=" + prefix + "/lib64/pkgconfig",
+              "--cflags", "--libs", "lattio-serial"])
+    tu.check_eq(pc.returncode, 0, "pkg-config lattio-serial (%r)" % pc.stderr)
+    flags = pc.stdout.decode().split()
+    serial_pc = os.path.abspath("serial_pc")
+    p = run([opt.cc, "-std=c11", "-o", serial_pc, os.path.join(src, "serial.c")] + flags)
+    tu.check_eq(p.returncode, 0, "pkg-config build (%r)" % p.stderr[-500:])
+    p = run([serial_pc, data])
+    tu.check(p.returncode == 0 and p.stdout.startswith(b"4 records"), "pkg-config program runs: %r" % (p.stdout + p.stderr))
+    libdir = os.path.join(prefix, "lib")
+    serial_lime = os.path.abspath("serial_lime")
+    p = run([opt.cc, "-std=c11", "-DLATTIO_NO_MPI", "-I" + prefix + "/include", "-o", serial_lime,
+             os.path.join(src, "serial.c"), "-L" + libdir, "-Wl,-rpath," + libdir, "-llime"])
+    tu.check_eq(p.returncode, 0, "-llime build (%r)" % p.stderr[-500:])
+    p = run([serial_lime, data])
+    tu.check(p.returncode == 0 and p.stdout.startswith(b"4 records"), "-llime program runs: %r" % (p.stdout + p.stderr))
+
+    # no MPI in the serial programs
+    for prog in (serial_cm, serial_pc, serial_lime):
+        mpi, listing = uses_mpi(prog)
+        tu.check(not mpi, "%s does not depend on MPI (ldd: %r)" % (os.path.basename(prog), listing))
+    control = hidden_mpi_run(os.path.join(bld, "mpi_prog"), "x")
+    if control is None:
+        print("note: cannot hide the MPI libraries here (no mount namespace); ldd was checked")
+    else:
+        tu.check(control.returncode != 0, "control: the MPI program does not start with MPI hidden")
+        for prog in (serial_cm, serial_pc, serial_lime):
+            h = hidden_mpi_run(prog, data)
+            tu.check(h.returncode == 0 and h.stdout.startswith(b"4 records"),
+                     "%s runs with MPI hidden: %r" % (os.path.basename(prog), h.stdout + h.stderr))
+    tu.finish()
+
+
+tu.scratch()
+main()
