@@ -12,7 +12,8 @@
 4. The serial programs do not depend on MPI: ldd lists no libmpi, and where
    the test may make a mount namespace, they run with Open MPI's library
    directory hidden (while the MPI program, as a control, does not start).
-Usage: test_install.py --build DIR --cmake CMAKE --cc CC"""
+5. A Lemon program built with `-llemon` (tmLQCD's spelling) runs.
+Usage: test_install.py --build DIR --cmake CMAKE --cc CC --mpicc MPICC"""
 import argparse
 import os
 import shutil
@@ -57,6 +58,21 @@ int main(int argc, char **argv)
 }
 """
 
+LEMON_C = r"""
+#include <lemon.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    LemonRecordHeader *h = lemonCreateHeader(1, 1, "lemon-test", 8);
+    int ok = h && h->data_length == 8;
+    lemonDestroyHeader(h);
+    printf("lemon %s\n", ok ? "ok" : "FAILED");
+    MPI_Finalize();
+    return ok ? 0 : 1;
+}
+"""
+
 CMAKELISTS = """
 cmake_minimum_required(VERSION 3.20)
 project(consumer C)
@@ -71,7 +87,7 @@ target_link_libraries(mpi_prog PRIVATE lattio::lattio)
 def clean_env():
     """No LD_LIBRARY_PATH, no PKG_CONFIG_PATH, no CMake or MPI hints."""
     keep = ("PATH", "HOME", "LANG", "OMPI_ALLOW_RUN_AS_ROOT", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM",
-            "OMPI_MCA_btl", "HYDRA_LAUNCHER")
+            "OMPI_MCA_btl", "HYDRA_LAUNCHER", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")
     return {k: v for k, v in os.environ.items() if k in keep}
 
 
@@ -108,7 +124,11 @@ def main():
     ap.add_argument("--build", required=True)
     ap.add_argument("--cmake", required=True)
     ap.add_argument("--cc", required=True)
+    ap.add_argument("--mpicc", required=True)
+    ap.add_argument("--sanitize", default="OFF")
     opt = ap.parse_args()
+    # a sanitized lattio needs sanitized consumers (the runtime must come first)
+    san = ["-fsanitize=address,undefined"] if opt.sanitize.upper() in ("ON", "1", "TRUE") else []
     prefix = os.path.abspath("prefix")
     shutil.rmtree(prefix, ignore_errors=True)
     p = run([opt.cmake, "--install", opt.build, "--prefix", prefix])
@@ -124,7 +144,8 @@ def main():
     for name, text in (("serial.c", SERIAL_C), ("mpi.c", MPI_C), ("CMakeLists.txt", CMAKELISTS)):
         tu.write(os.path.join(src, name), text.encode())
     bld = os.path.join(src, "build")
-    p = run([opt.cmake, "-S", src, "-B", bld, "-DCMAKE_PREFIX_PATH=" + prefix, "-DCMAKE_C_COMPILER=" + opt.cc])
+    p = run([opt.cmake, "-S", src, "-B", bld, "-DCMAKE_PREFIX_PATH=" + prefix, "-DCMAKE_C_COMPILER=" + opt.cc,
+             "-DCMAKE_C_FLAGS=" + " ".join(san), "-DCMAKE_EXE_LINKER_FLAGS=" + " ".join(san)])
     tu.check_eq(p.returncode, 0, "find_package(lattio) configure (%r)" % p.stderr[-800:])
     p = run([opt.cmake, "--build", bld])
     tu.check_eq(p.returncode, 0, "consumer build (%r)" % (p.stdout[-800:] + p.stderr[-800:]))
@@ -140,17 +161,26 @@ def main():
     tu.check_eq(pc.returncode, 0, "pkg-config lattio-serial (%r)" % pc.stderr)
     flags = pc.stdout.decode().split()
     serial_pc = os.path.abspath("serial_pc")
-    p = run([opt.cc, "-std=c11", "-o", serial_pc, os.path.join(src, "serial.c")] + flags)
+    p = run([opt.cc, "-std=c11"] + san + ["-o", serial_pc, os.path.join(src, "serial.c")] + flags)
     tu.check_eq(p.returncode, 0, "pkg-config build (%r)" % p.stderr[-500:])
     p = run([serial_pc, data])
     tu.check(p.returncode == 0 and p.stdout.startswith(b"4 records"), "pkg-config program runs: %r" % (p.stdout + p.stderr))
     libdir = os.path.join(prefix, "lib")
     serial_lime = os.path.abspath("serial_lime")
-    p = run([opt.cc, "-std=c11", "-DLATTIO_NO_MPI", "-I" + prefix + "/include", "-o", serial_lime,
+    p = run([opt.cc, "-std=c11", "-DLATTIO_NO_MPI"] + san + ["-I" + prefix + "/include", "-o", serial_lime,
              os.path.join(src, "serial.c"), "-L" + libdir, "-Wl,-rpath," + libdir, "-llime"])
     tu.check_eq(p.returncode, 0, "-llime build (%r)" % p.stderr[-500:])
     p = run([serial_lime, data])
     tu.check(p.returncode == 0 and p.stdout.startswith(b"4 records"), "-llime program runs: %r" % (p.stdout + p.stderr))
+
+    # a Lemon program linked -llemon, as tmLQCD's build does
+    tu.write("lemon_prog.c", LEMON_C.encode())
+    lemon_prog = os.path.abspath("lemon_prog")
+    p = run([opt.mpicc, "-std=c11"] + san + ["-I" + prefix + "/include", "-o", lemon_prog, "lemon_prog.c",
+             "-L" + libdir, "-Wl,-rpath," + libdir, "-llemon"])
+    tu.check_eq(p.returncode, 0, "-llemon build (%r)" % p.stderr[-500:])
+    p = run([lemon_prog])
+    tu.check(p.returncode == 0 and p.stdout.startswith(b"lemon ok"), "-llemon program runs: %r" % (p.stdout + p.stderr))
 
     # no MPI in the serial programs
     for prog in (serial_cm, serial_pc, serial_lime):
