@@ -93,14 +93,20 @@ int main(void)
           w.bytes_total == 0 && w.bytes_left == 0 && w.rec_ptr == 0 && w.rec_start == 0 &&
           w.bytes_pad == 0 && w.isLastP == 0);
 
-    /* dcap-overload.h: the plain calls without dCache */
+    /* dcap-overload.h: the plain calls without dCache, as C-LIME's examples
+     * and QIO spell them (DCAPL(fopen), DCAP(fread/fwrite/fclose)) */
     FILE *fp = DCAP(fopen)("surface.lime", "wb+");
     CHECK(fp != NULL);
     if (fp) {
+        CHECK(DCAP(fwrite)("lime", 1, 4, fp) == 4);
         CHECK(DCAPL(fseeko)(fp, 0, SEEK_SET) == 0);
         CHECK(DCAPL(ftello)(fp) == 0);
+        char got[4];
+        CHECK(DCAP(fread)(got, 1, 4, fp) == 4 && memcmp(got, "lime", 4) == 0);
         CHECK(DCAP(fclose)(fp) == 0);
     }
+    fp = DCAPL(fopen)("surface.lime", "rb");
+    CHECK(fp != NULL && DCAP(fclose)(fp) == 0);
     CHECK(unused_param(7) == 0);
 
     /* lime_binary_header.h: the buffer and where the fields are */
