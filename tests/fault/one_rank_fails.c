@@ -163,6 +163,22 @@ static void same_status(int rc, const char *what)
     CHECK(lo == hi);
 }
 
+/* After a run armed at a call of `rank`: whether any rank's armed call
+ * failed (the sweep goes on while one did; *fired: this rank's), counted,
+ * and the run described in what[]. */
+static int settle_run(const char *name, int strategy, int mode, int rank, int *fired, char *what,
+                      size_t size)
+{
+    int any = 0;
+    *fired = fault_disarm();
+    MPI_Allreduce(fired, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    runs++;
+    injected += *fired;
+    snprintf(what, size, "%s (strategy %d, mode %d): rank %d fails %s", name, strategy, mode, rank,
+             any ? (*fired ? fault_what() : "(another rank)") : "nothing");
+    return any;
+}
+
 static void sweep_write(const char *name, write_fn fn, int strategy, int mode)
 {
     const int is_container = fn == write_container;
@@ -178,14 +194,9 @@ static void sweep_write(const char *name, write_fn fn, int strategy, int mode)
             before = file_bytes(&nbefore);
             fault_arm(rank, n, mode);
             const int rc = fn(2, strategy);
-            int fired = fault_disarm(), any = 0;
-            MPI_Allreduce(&fired, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-            reached = any;
-            runs++;
-            injected += fired;
             char what[160];
-            snprintf(what, sizeof what, "%s (strategy %d, mode %d): rank %d fails %s", name, strategy,
-                     mode, rank, any ? (fired ? fault_what() : "(another rank)") : "nothing");
+            int fired = 0;
+            reached = settle_run(name, strategy, mode, rank, &fired, what, sizeof what);
             same_status(rc, what);
             now = file_bytes(&nnow);
             /* success, or the directory sync after the rename failed: the new file */
@@ -262,14 +273,9 @@ static void sweep_read(const char *name, read_fn fn, int strategy, int mode)
         for (long n = 1; reached && n < 10000; n++) {
             fault_arm(rank, n, mode);
             const int rc = fn(strategy);
-            int fired = fault_disarm(), any = 0;
-            MPI_Allreduce(&fired, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-            reached = any;
-            runs++;
-            injected += fired;
             char what[160];
-            snprintf(what, sizeof what, "%s (strategy %d, mode %d): rank %d fails %s", name, strategy,
-                     mode, rank, any ? (fired ? fault_what() : "(another rank)") : "nothing");
+            int fired = 0;
+            reached = settle_run(name, strategy, mode, rank, &fired, what, sizeof what);
             same_status(rc, what);
             if (rc != LATTIO_OK && !io_status(rc))
                 fprintf(stderr, "%s: %s blames the file\n", what, lattio_error_name(rc));
