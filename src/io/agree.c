@@ -5,7 +5,6 @@
 #include <errno.h>
 
 #include <limits.h>
-#include <sys/statvfs.h>
 
 /* The errno matching an MPI error class of file operations (EIO else). */
 static int errno_of_class(int mpi_rc)
@@ -48,10 +47,9 @@ int lattio_short_read(lattio_file *f, uint64_t end)
  * (plus one block) free for unprivileged writers. */
 static int fs_full(const lattio_file *f, uint64_t need)
 {
-    struct statvfs st;
+    lattio_fsinfo fs;
     const char *name = f->tmp ? f->tmp : f->path;
-    return name && statvfs(name, &st) == 0 &&
-           (uint64_t)st.f_bavail * st.f_frsize < need + st.f_frsize;
+    return name && lattio_fsinfo_path(name, &fs) == LATTIO_OK && fs.avail < need + fs.unit;
 }
 
 int lattio_short_write(lattio_file *f, uint64_t missing)

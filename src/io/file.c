@@ -63,7 +63,7 @@ static int make_hints(lattio_file *f, MPI_Info info)
 
 uint64_t lattio_file_alignment(const lattio_file *f, uint64_t striping_unit)
 {
-    lattio_fsinfo fs = {f->fs_kind, 0, f->fs_block};
+    lattio_fsinfo fs = {.kind = f->fs_kind, .block = f->fs_block};
     return lattio_fs_alignment(&fs, striping_unit);
 }
 

@@ -51,6 +51,8 @@ static void describe(const struct statfs *sf, const struct stat *st, lattio_fsin
     out->block = st && st->st_blksize > 0 ? (uint64_t)st->st_blksize
                  : sf->f_bsize > 0        ? (uint64_t)sf->f_bsize
                                           : 0;
+    out->unit = sf->f_bsize > 0 ? (uint64_t)sf->f_bsize : 0;
+    out->avail = (uint64_t)sf->f_bavail * out->unit;
 }
 
 int lattio_fsinfo_fd(int fd, lattio_fsinfo *out)

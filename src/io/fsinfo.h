@@ -19,6 +19,8 @@ typedef struct lattio_fsinfo {
     int kind;       /* enum lattio_fs_kind */
     uint64_t magic; /* statfs f_type */
     uint64_t block; /* st_blksize of the path (f_bsize when it cannot be stat'ed), 0: unknown */
+    uint64_t unit;  /* statfs f_bsize: the unit of the counts below */
+    uint64_t avail; /* bytes free for unprivileged writers (f_bavail * f_bsize) */
 } lattio_fsinfo;
 
 /* Local.  The kind of the file system with statfs magic `magic`. */

@@ -53,9 +53,12 @@ static void check_path(const char *path)
 static void alignment_rule(void)
 {
     const uint64_t mib = 1u << 20;
-    lattio_fsinfo lustre = {LATTIO_FS_LUSTRE, 0x0BD00BD0u, 4096}, gpfs = {LATTIO_FS_GPFS, 0x47504653u, 8u << 20};
-    lattio_fsinfo ext = {LATTIO_FS_LOCAL, 0xEF53u, 4096}, big = {LATTIO_FS_TMPFS, 0x01021994u, 3 * mib / 2};
-    lattio_fsinfo none = {LATTIO_FS_UNKNOWN, 0, 0}, odd = {LATTIO_FS_NFS, 0x6969u, 3000};
+    lattio_fsinfo lustre = {.kind = LATTIO_FS_LUSTRE, .magic = 0x0BD00BD0u, .block = 4096};
+    lattio_fsinfo gpfs = {.kind = LATTIO_FS_GPFS, .magic = 0x47504653u, .block = 8u << 20};
+    lattio_fsinfo ext = {.kind = LATTIO_FS_LOCAL, .magic = 0xEF53u, .block = 4096};
+    lattio_fsinfo big = {.kind = LATTIO_FS_TMPFS, .magic = 0x01021994u, .block = 3 * mib / 2};
+    lattio_fsinfo none = {.kind = LATTIO_FS_UNKNOWN, .magic = 0, .block = 0};
+    lattio_fsinfo odd = {.kind = LATTIO_FS_NFS, .magic = 0x6969u, .block = 3000};
     CHECK_INT(lattio_fs_alignment(&lustre, 0), mib);
     CHECK_INT(lattio_fs_alignment(&lustre, 4 * mib), 4 * mib);
     CHECK_INT(lattio_fs_alignment(&gpfs, 0), 8 * mib);
