@@ -174,13 +174,17 @@ static int opt_string(const char *x, size_t n, const char *tag, char *out, size_
     return rc == LATTIO_ERR_NOT_FOUND ? LATTIO_OK : element(tag, rc, 0);
 }
 
-/* Store nd dims (x fastest) of element(s) `what` after validating them. */
-static int set_dims(const char *what, int nd, const int64_t *d, int *nd_out, uint64_t *dims)
+/* Store nd dims (x fastest) after validating them; extent i comes from
+ * element tags[i] when tags has nd names, else from tags[0] (a list). */
+static int set_dims(const char *const *tags, int ntags, int nd, const int64_t *d, int *nd_out,
+                    uint64_t *dims)
 {
     if (nd < 1 || nd > LATTIO_MAX_DIMS)
-        return bad_value(what, nd, "extents: too few or too many", LATTIO_ERR_BAD_METADATA);
+        return bad_value(tags[0], nd, "extents: too few or too many", LATTIO_ERR_BAD_METADATA);
     for (int i = 0; i < nd; i++) {
-        if (d[i] <= 0) return bad_value(what, d[i], "an extent that is not positive", LATTIO_ERR_BAD_METADATA);
+        if (d[i] <= 0)
+            return bad_value(tags[ntags == nd ? i : 0], d[i], "an extent that is not positive",
+                             LATTIO_ERR_BAD_METADATA);
         dims[i] = (uint64_t)d[i];
     }
     *nd_out = nd;
@@ -197,7 +201,8 @@ static int parse_private_file(const char *x, size_t n, int *nd, uint64_t *dims)
     RETURN_IF_ERROR(opt_int(x, n, "spacetime", &spacetime));
     if (spacetime != -1 && spacetime != k)
         return bad_value("spacetime", spacetime, "not the number of <dims>", LATTIO_ERR_BAD_METADATA);
-    return set_dims("dims", k, d, nd, dims);
+    static const char *const tag[1] = {"dims"};
+    return set_dims(tag, 1, k, d, nd, dims);
 }
 
 /* ildg-format: dims, precision and the field name (tolerated when absent). */
@@ -205,10 +210,7 @@ static int parse_ildg_format(const char *x, size_t n, lattio_field_info *fi)
 {
     static const char *const tags[4] = {"lx", "ly", "lz", "lt"};
     int64_t d[4], prec;
-    for (int i = 0; i < 4; i++) {
-        RETURN_IF_ERROR(req_int(x, n, tags[i], &d[i]));
-        if (d[i] <= 0) return bad_value(tags[i], d[i], "not positive", LATTIO_ERR_BAD_METADATA);
-    }
+    for (int i = 0; i < 4; i++) RETURN_IF_ERROR(req_int(x, n, tags[i], &d[i]));
     RETURN_IF_ERROR(req_int(x, n, "precision", &prec));
     if (prec != 32 && prec != 64)
         return bad_value("precision", prec, "not 32 or 64", LATTIO_ERR_FIELD_PRECISION);
@@ -221,7 +223,7 @@ static int parse_ildg_format(const char *x, size_t n, lattio_field_info *fi)
     fi->precision = (int)prec;
     fi->has_ildg_format = 1;
     fi->kind = LATTIO_FIELD_ILDG_GAUGE;
-    return set_dims("lx..lt", 4, d, &fi->nd, fi->dims);
+    return set_dims(tags, 4, 4, d, &fi->nd, fi->dims);
 }
 
 static int code_precision(char code)
