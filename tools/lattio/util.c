@@ -281,21 +281,19 @@ void tool_escape(char *dst, size_t size, const char *src)
     if (size) dst[n < size ? n : size - 1] = '\0';
 }
 
-void tool_print_escaped(FILE *f, const char *s)
+/* s with every byte outside printable ASCII escaped as \xNN; newlines and
+ * tabs kept when `lines`. */
+static void print_safe(FILE *f, const char *s, int lines)
 {
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (printable(*p)) fputc(*p, f);
+        if (printable(*p) || (lines && (*p == '\n' || *p == '\t'))) fputc(*p, f);
         else fprintf(f, "\\x%02x", *p);
     }
 }
 
-void tool_print_text(FILE *f, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (printable(*p) || *p == '\n' || *p == '\t') fputc(*p, f);
-        else fprintf(f, "\\x%02x", *p);
-    }
-}
+void tool_print_escaped(FILE *f, const char *s) { print_safe(f, s, 0); }
+
+void tool_print_text(FILE *f, const char *s) { print_safe(f, s, 1); }
 
 void tool_json_number(FILE *out, double v)
 {
