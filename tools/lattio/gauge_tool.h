@@ -18,6 +18,7 @@ typedef struct vr_field {
     int has_stored;
     lattio_scidac_sum stored, computed;
     int ok;
+    int io_failed;           /* the data could not be read (I/O or MPI error): no checksum */
 } vr_field;
 
 typedef struct verify_report {

@@ -130,13 +130,14 @@ static void lime_field(verify_report *rep, lattio_lime_reader *r, const lattio_f
         rc = lattio_field_read_double(r, fi, buf, buf ? fi->volume * 72 : 0, &v->computed);
     }
     v->ok = rc == LATTIO_OK && fi->has_checksum;
+    v->io_failed = tool_is_io_status(rc);
     if (rc == LATTIO_ERR_CHECKSUM)
         problem(rep, "record %d (%s) at offset %" PRIu64 ": SciDAC checksum %x %x, stored %x %x (ERR_CHECKSUM)",
                 v->record, v->type, v->offset, (unsigned)v->computed.suma,
                 (unsigned)v->computed.sumb, (unsigned)v->stored.suma, (unsigned)v->stored.sumb);
-    else if (rc != LATTIO_OK)
-        problem(rep, "record %d (%s): %s (%s)", v->record, v->type, lattio_strerror(rc),
-                lattio_error_name(rc));
+    else if (rc != LATTIO_OK) /* an I/O error carries the system's reason */
+        problem(rep, "record %d (%s): %s (%s)%s", v->record, v->type, lattio_strerror(rc),
+                lattio_error_name(rc), v->io_failed ? tool_errno_suffix() : "");
     else if (!fi->has_checksum)
         problem(rep, "record %d (%s): no scidac-checksum record (ERR_NO_CHECKSUM)", v->record, v->type);
     if ((buf || (parallel && gauge)) && (rc == LATTIO_OK || rc == LATTIO_ERR_CHECKSUM)) {
@@ -285,9 +286,13 @@ void verify_print_text(FILE *f, const verify_report *rep)
     if (rep->is_lime) fprintf(f, "%s: LIME, %zu records, %d binary\n", rep->path, rep->nrecords, rep->nfields);
     for (int i = 0; i < rep->nfields; i++) {
         const vr_field *v = &rep->fields[i];
-        fprintf(f, "%s: record %d (%s), %" PRIu64 " bytes: checksum %x %x %s\n", rep->path,
-                v->record, v->type, v->length, (unsigned)v->computed.suma,
-                (unsigned)v->computed.sumb, v->ok ? "ok" : "FAILED");
+        if (v->io_failed) /* a broken disk, not a broken file: no checksum to show */
+            fprintf(f, "%s: record %d (%s), %" PRIu64 " bytes: not read (I/O error)\n", rep->path,
+                    v->record, v->type, v->length);
+        else
+            fprintf(f, "%s: record %d (%s), %" PRIu64 " bytes: checksum %x %x %s\n", rep->path,
+                    v->record, v->type, v->length, (unsigned)v->computed.suma,
+                    (unsigned)v->computed.sumb, v->ok ? "ok" : "FAILED");
     }
     if (rep->format) text_gauge(f, rep);
     for (int i = 0; i < rep->nwarnings; i++) fprintf(f, "%s: warning: %s\n", rep->path, rep->warnings[i]);
@@ -312,7 +317,7 @@ static void json_field(FILE *f, const vr_field *v)
         json_hex(f, "stored_suma", v->stored.suma, 1);
         json_hex(f, "stored_sumb", v->stored.sumb, 1);
     }
-    fprintf(f, "\"ok\": %s}", v->ok ? "true" : "false");
+    fprintf(f, "\"read\": %s, \"ok\": %s}", v->io_failed ? "false" : "true", v->ok ? "true" : "false");
 }
 
 static void json_gauge(FILE *f, const verify_report *rep)
