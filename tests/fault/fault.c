@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -34,13 +35,36 @@ int fault_disarm(void)
 
 const char *fault_what(void) { return what; }
 
-enum { K_WRITE, K_READ, K_OTHER };
+enum { K_WRITE, K_READ, K_PREAD, K_OTHER };
+
+#ifdef FAULT_PRELOAD
+/* Arm from the environment once (fault.h). */
+static void arm_from_env(void)
+{
+    static int done;
+    if (done) return;
+    done = 1;
+    const char *r = getenv("FAULT_RANK"), *n = getenv("FAULT_CALL"), *m = getenv("FAULT_MODE");
+    const char *me = getenv("OMPI_COMM_WORLD_RANK") ? getenv("OMPI_COMM_WORLD_RANK") : getenv("PMI_RANK");
+    if (!r || !n || !me || atoi(r) != atoi(me)) return;
+    static const char *const modes[] = {"", "error", "short", "nospace", "mpiread"};
+    fail_mode = FAULT_ERROR;
+    for (int i = 1; m && i < 5; i++)
+        if (strcmp(m, modes[i]) == 0) fail_mode = i;
+    target = atol(n);
+    armed = 1;
+}
+#else
+static void arm_from_env(void) {}
+#endif
 
 /* Whether this call (of kind k) is the one to fail. */
 static int hit(const char *name, int k)
 {
+    arm_from_env();
     if (!armed || fired || in_mpi) return 0;
-    if (fail_mode == FAULT_SHORT && k != K_READ) return 0;
+    if (fail_mode == FAULT_MPI_READ && k != K_READ) return 0;
+    if (fail_mode == FAULT_SHORT && k != K_READ && k != K_PREAD) return 0;
     if (fail_mode == FAULT_NOSPACE && k != K_WRITE) return 0;
     if (++calls != target) return 0;
     fired = 1;
@@ -202,7 +226,7 @@ ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off)
 
 ssize_t pread64(int fd, void *buf, size_t n, off_t off)
 {
-    const int h = hit("pread", K_READ);
+    const int h = hit("pread", K_PREAD);
     if (h && fail_mode != FAULT_SHORT) {
         errno = EIO;
         return -1;

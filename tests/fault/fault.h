@@ -15,7 +15,8 @@
 enum fault_mode {
     FAULT_ERROR = 1, /* the call returns an I/O error (MPI_ERR_IO / EIO) */
     FAULT_SHORT = 2, /* reads only: the call succeeds but delivers half the bytes */
-    FAULT_NOSPACE = 3 /* writes only: MPI_ERR_NO_SPACE / ENOSPC */
+    FAULT_NOSPACE = 3, /* writes only: MPI_ERR_NO_SPACE / ENOSPC */
+    FAULT_MPI_READ = 4 /* MPI-IO reads only (not POSIX ones): MPI_ERR_IO */
 };
 
 /* From now on count the calls of rank `rank`; its n-th (1-based) counted
@@ -25,5 +26,11 @@ void fault_arm(int rank, long n, int mode);
 int fault_disarm(void);
 /* The name of the call that failed on this rank ("" when none). */
 const char *fault_what(void);
+
+/* Built with FAULT_PRELOAD (libfault_preload.so, for LD_PRELOAD into a
+ * program such as `lattio` under mpirun), the fault is armed from the
+ * environment at the first intercepted call: FAULT_RANK (the rank, read
+ * from the launcher's OMPI_COMM_WORLD_RANK or PMI_RANK), FAULT_CALL (n) and
+ * FAULT_MODE (error, nospace, short or mpiread). */
 
 #endif

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Issue 17, case 9: under mpirun, an I/O error while `lattio verify` reads a
+field in parallel is reported as an I/O error with the system's reason,
+never as damage (no checksum line, no "checksum FAILED") and never hidden by
+a serial re-read that prints "ok".  The fault comes from the interposer of
+tests/fault (libfault_preload.so, LD_PRELOAD), armed from the environment:
+the first MPI-IO read of rank 0 or of rank 1 fails (MPI_ERR_IO), or is
+short inside the file."""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tool_mpi"))
+import mpiutil as mu  # noqa: E402
+import toolutil as tu  # noqa: E402
+
+
+def verify(opt, fault, extra=()):
+    env = {}
+    if fault:
+        rank, mode = fault
+        env = {"LD_PRELOAD": opt.preload, "FAULT_RANK": str(rank), "FAULT_CALL": "1", "FAULT_MODE": mode}
+    return mu.run_mpi(opt, 2, ["verify"] + list(extra) + [tu.data_path("unity.lime")], env=env)
+
+
+def main():
+    opt = mu.options("--preload")
+    p = verify(opt, None)
+    tu.check(p.returncode == 0 and p.stdout.endswith(b": ok\n"), "no fault: ok (%r)" % p.stdout[-200:])
+    for fault in ((0, "mpiread"), (1, "mpiread"), (1, "short")):
+        what = "rank %d, %s" % fault
+        p = verify(opt, fault)
+        out = p.stdout
+        tu.check_eq(p.returncode, 1, "%s: verify fails" % what)
+        tu.check(b"not read (I/O error)" in out, "%s: the record is reported unread: %r" % (what, out))
+        tu.check(b"read failed (ERR_READ)" in out, "%s: ERR_READ: %r" % (what, out))
+        tu.check(b"checksum" not in out and b"ERR_CHECKSUM" not in out, "%s: not reported as damage" % what)
+        tu.check(out.endswith(b": FAILED\n"), "%s: not hidden by a serial re-read" % what)
+        if fault[1] == "mpiread":
+            tu.check(b"Input/output error" in out, "%s: the system's reason: %r" % (what, out))
+        p = verify(opt, fault, ["--json"])
+        d = json.loads(p.stdout.decode(), parse_constant=lambda c: 1 / 0)[0]
+        rec = d["binary_records"][0]
+        tu.check(rec["read"] is False and rec["ok"] is False and not d["ok"], "%s: JSON says unread" % what)
+        tu.check(any("ERR_READ" in s for s in d["problems"]), "%s: JSON problem ERR_READ" % what)
+    tu.finish()
+
+
+tu.scratch()
+main()
