@@ -181,4 +181,27 @@ int lattio_box_overlaps(const uint64_t *boxes, size_t n, int ndims, size_t me);
 int lattio_lime_check_source(const lattio_source *src, lattio_problem *problems, size_t max,
                              size_t *count, size_t *nrecords);
 
+
+/* --- staging rounds (slab.c) -----------------------------------------------
+ * A rank's box in file order cut into chunks: one index in each file
+ * dimension slower than k, up to t indices of dimension k, whole faster
+ * dimensions.  Every chunk is a box and a contiguous range of the rank's
+ * sites numbered in file order (lattio_layout_pack's numbering), of at most
+ * `budget` sites unless one index of dimension k alone is more. */
+typedef struct lattio_slab_plan {
+    int nd, k;
+    uint64_t c[LATTIO_MAX_DIMS]; /* local extents, file order */
+    uint64_t inner;              /* sites of one index of dimension k */
+    uint64_t t, per;             /* thickness, chunks per index of the slower dims */
+    uint64_t nchunks, max_sites;
+} lattio_slab_plan;
+void lattio_slab_plan_make(lattio_slab_plan *p, const lattio_layout *l, uint64_t budget);
+/* Chunk q's sites [*first, *first + *n) (q beyond the last: n = 0). */
+void lattio_slab_chunk(const lattio_slab_plan *p, uint64_t q, uint64_t *first, uint64_t *n);
+/* Global file rank of this rank's site s (file-order numbering, s below
+ * the local site count); sites of one row (the fastest file dimension's
+ * local extent, lattio_layout_row_sites) have consecutive ranks. */
+uint64_t lattio_layout_local_rank(const lattio_layout *l, uint64_t s);
+uint64_t lattio_layout_row_sites(const lattio_layout *l);
+
 #endif

@@ -1,0 +1,55 @@
+/* slab.c -- MPI-free geometry of the staging rounds: a rank's box cut into
+ * slabs (contiguous ranges of its sites in file order that are boxes), and
+ * the global file rank of a rank's n-th site. */
+#include "internal.h"
+
+#include <string.h>
+
+void lattio_slab_plan_make(lattio_slab_plan *p, const lattio_layout *l, uint64_t budget)
+{
+    memset(p, 0, sizeof *p);
+    p->nd = l->ndims;
+    for (int i = 0; i < p->nd; i++) p->c[i] = l->count[l->file_order[i]];
+    if (lattio_layout_local_sites(l) == 0) return;
+    if (budget == 0) budget = 1;
+    uint64_t inner = 1;
+    p->k = p->nd - 1;
+    for (int i = p->nd - 1; i > 0 && inner * p->c[i] <= budget; i--) {
+        inner *= p->c[i];
+        p->k = i - 1;
+    }
+    p->inner = inner;
+    p->t = budget / inner < p->c[p->k] ? budget / inner : p->c[p->k];
+    if (p->t == 0) p->t = 1;
+    p->per = (p->c[p->k] + p->t - 1) / p->t;
+    uint64_t outer = 1;
+    for (int i = 0; i < p->k; i++) outer *= p->c[i];
+    p->nchunks = outer * p->per;
+    p->max_sites = p->t * p->inner;
+}
+
+void lattio_slab_chunk(const lattio_slab_plan *p, uint64_t q, uint64_t *first, uint64_t *n)
+{
+    *first = *n = 0;
+    if (q >= p->nchunks) return;
+    const uint64_t outer = q / p->per, j = (q % p->per) * p->t;
+    const uint64_t thick = p->c[p->k] - j < p->t ? p->c[p->k] - j : p->t;
+    *first = (outer * p->c[p->k] + j) * p->inner;
+    *n = thick * p->inner;
+}
+
+uint64_t lattio_layout_local_rank(const lattio_layout *l, uint64_t s)
+{
+    uint64_t coord[LATTIO_MAX_DIMS];
+    for (int i = l->ndims - 1; i >= 0; i--) { /* mixed radix, fastest file dim first */
+        const int d = l->file_order[i];
+        coord[d] = l->lo[d] + s % l->count[d];
+        s /= l->count[d];
+    }
+    return lattio_layout_file_rank(l, coord);
+}
+
+uint64_t lattio_layout_row_sites(const lattio_layout *l)
+{
+    return l->ndims > 0 ? l->count[l->file_order[l->ndims - 1]] : 0;
+}
