@@ -9,8 +9,8 @@
 
 #include <stdint.h>
 
-/* field_mpi.c: corrupt (one byte flipped after checksumming) the next `n`
- * chunks this process writes through lattio_field_write. */
+/* field_stage.c: corrupt (one byte flipped after checksumming) the next `n`
+ * sites this process stages for lattio_field_write. */
 void lattio_field_test_corrupt_writes(int n);
 /* container/geometry.c: container ids (and temporary-name suffixes) are `id`
  * from now on; 0 restores random ids. */

@@ -21,4 +21,40 @@ int lattio_field_read_text(lattio_lime_reader *r, const lattio_record_info *recs
 double lattio_su3_plaquette(const double *a, const double *b, const double *c, const double *d);
 void lattio_su3_link(const double *u, double *re_tr, double *dev);
 
+
+/* field_stage.c: the field pipeline's staging (MPI-free).  A stage moves
+ * this rank's sites of layout l (the caller's memory layout, file-order
+ * numbering) between the caller's buffer `local` (elements reals of
+ * mem_fmt per site) and file bytes (disk_fmt): fill packs, converts and
+ * checksums sites [first, first + n) into dst; drain checksums, converts
+ * and unpacks them from src (with sum_only: checksums only, `l` then
+ * describes the file's sites and `local` is unused).  Lanes 0 and 1 may
+ * run at once on disjoint sites (own block, own partial sum); phase(ctx,
+ * p) is told lane 0's phase changes (LATTIO_STAGE_*) when set.  The
+ * signatures are those of lattio_stager (src/io/xfer.h). */
+enum { LATTIO_STAGE_CONVERT = 0, LATTIO_STAGE_CHECKSUM = 1 };
+
+typedef struct lattio_field_stage {
+    const lattio_layout *l;
+    int mem_fmt, disk_fmt;
+    uint64_t elements;
+    size_t disk_site;
+    void *local;
+    int packed;                    /* local already holds the sites in file order */
+    int sum_only;
+    unsigned char *block[2];       /* per lane: block_sites sites of mem_fmt */
+    uint64_t block_sites;
+    lattio_scidac_sum sum[2];      /* per lane */
+    void (*phase)(void *ctx, int phase);
+    void *phase_ctx;
+} lattio_field_stage;
+
+int lattio_field_stage_init(lattio_field_stage *st, const lattio_layout *l, int mem_fmt, int disk_fmt,
+                            uint64_t elements, void *local);
+void lattio_field_stage_free(lattio_field_stage *st);
+int lattio_field_stage_fill(void *ctx, int lane, uint64_t first, uint64_t n, unsigned char *dst);
+int lattio_field_stage_drain(void *ctx, int lane, uint64_t first, uint64_t n, const unsigned char *src);
+/* Both lanes' checksums combined. */
+lattio_scidac_sum lattio_field_stage_sum(const lattio_field_stage *st);
+
 #endif

@@ -25,12 +25,15 @@
  * through a scratch area.  Pieces are at most 1 GiB (the buffer's limit), so
  * no MPI count overflows.  A window edge may cut a site; writers pack whole
  * sites and send the part, readers collect cut sites in a small table until
- * complete.  Zero-copy when packing is the identity.
+ * complete.  Sites come from and go to the stager (xfer.h), each exactly
+ * once per call: a site cut by a window edge is staged once and kept in a
+ * small table until every window holding a part of it has had its part.
+ * Zero-copy when the stager's sites are already file bytes (direct).
  *
  * Errors inside a round do not stop the exchange (peers would wait): a rank
  * keeps sending and receiving, skips its file access and reports at the end.
  */
-#include "io_internal.h"
+#include "strategy.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -229,9 +232,10 @@ static int single_run(const agg_plan *p, const lattio_layout *l, uint64_t p0, ui
 
 /* --- one call ------------------------------------------------------------ */
 
-/* Sites cut by a window edge, collected while reading until complete. */
+/* Sites cut by a window edge: staged once (writing) or collected
+ * (reading) in a slot until all their bytes have gone or come. */
 typedef struct cut_site {
-    uint64_t site, got; /* got 0: slot free */
+    uint64_t site, got; /* bytes used (writing) or arrived (reading); 0: slot free */
     unsigned char *bytes;
 } cut_site;
 
@@ -240,7 +244,7 @@ typedef struct agg {
     const lattio_layout *l; /* this rank's layout */
     agg_plan p;
     int writing, identity, me; /* me: this rank's aggregator index, -1 if none */
-    unsigned char *local;
+    const lattio_stager *s;    /* identity: s->direct holds the packed sites */
     uint64_t *boxes;    /* lo[ndims], count[ndims] of every rank */
     lattio_layout other; /* scratch: another rank's box */
     unsigned char *win, *scratch, *packed; /* window, multi-run pieces, this rank's pieces */
@@ -336,11 +340,11 @@ static int setup(agg *g)
     g->packed = g->packed_cap ? lattio_malloc((size_t)g->packed_cap) : NULL;
     g->reqs = lattio_malloc(((size_t)size + (size_t)g->p.naggs) * sizeof *g->reqs);
     g->ncuts = 2 * g->p.naggs + 2;
-    g->cuts = !g->writing && !g->identity ? lattio_calloc((size_t)g->ncuts, sizeof *g->cuts) : NULL;
+    g->cuts = !g->identity ? lattio_calloc((size_t)g->ncuts, sizeof *g->cuts) : NULL;
     unsigned char *cutbytes = g->cuts ? lattio_malloc((size_t)g->ncuts * g->l->site_bytes) : NULL;
     for (int i = 0; cutbytes && i < g->ncuts; i++) g->cuts[i].bytes = cutbytes + (size_t)i * g->l->site_bytes;
     rc = (w && (!g->win || !g->scratch)) || (g->packed_cap && !g->packed) || !g->reqs ||
-                 (!g->writing && !g->identity && (!g->cuts || !cutbytes))
+                 (!g->identity && (!g->cuts || !cutbytes))
              ? LATTIO_FAIL(LATTIO_ERR_NOMEM, "aggregate buffers")
              : check_windows(g);
     if (g->cuts && !cutbytes) g->cuts[0].bytes = NULL;
@@ -374,15 +378,52 @@ static int cut_add(agg *g, uint64_t s, uint64_t lo, uint64_t hi, const unsigned 
     slot->got += hi - lo;
     if (slot->got < sb) return LATTIO_OK;
     slot->got = 0;
-    return lattio_layout_unpack(g->l, slot->bytes, s, 1, g->local);
+    return lattio_stage_drain(g->s, 0, s, 1, (size_t)sb, slot->bytes);
+}
+
+/* Writing: bytes [lo, hi) of this rank's site s are needed: the whole site
+ * into dst, staged at its first use and kept until all its bytes went. */
+static int cut_take(agg *g, uint64_t s, uint64_t lo, uint64_t hi, unsigned char *dst)
+{
+    uint64_t sb = g->l->site_bytes;
+    cut_site *slot = NULL;
+    for (int i = 0; i < g->ncuts && !slot; i++)
+        if (g->cuts[i].got && g->cuts[i].site == s) slot = &g->cuts[i];
+    if (!slot) {
+        for (int i = 0; i < g->ncuts && !slot; i++)
+            if (!g->cuts[i].got) slot = &g->cuts[i];
+        RETURN_IF(!slot, LATTIO_ERR_LAYOUT);
+        RETURN_IF_ERROR(lattio_stage_fill(g->s, 0, s, 1, (size_t)sb, slot->bytes));
+        slot->site = s;
+    }
+    memcpy(dst, slot->bytes, (size_t)sb);
+    slot->got += hi - lo;
+    if (slot->got >= sb) slot->got = 0;
+    return LATTIO_OK;
+}
+
+/* Writing: this rank's packed bytes [p0, p1) as whole sites into dst
+ * (dst holds site p0 / sb first): sites cut by p0 or p1 through the table,
+ * the others staged straight. */
+static int gather(agg *g, uint64_t p0, uint64_t p1, unsigned char *dst)
+{
+    uint64_t sb = g->l->site_bytes, s0 = p0 / sb, s1 = (p1 + sb - 1) / sb; /* sites [s0, s1) */
+    int cut0 = p0 % sb != 0, cut1 = p1 % sb != 0;
+    if (cut0 || (cut1 && s1 - 1 == s0)) {
+        uint64_t hi = (s0 + 1) * sb < p1 ? (s0 + 1) * sb : p1;
+        RETURN_IF_ERROR(cut_take(g, s0, p0, hi, dst));
+    }
+    if (cut1 && s1 - 1 > s0) RETURN_IF_ERROR(cut_take(g, s1 - 1, (s1 - 1) * sb, p1, dst + (s1 - 1 - s0) * sb));
+    uint64_t a = s0 + (cut0 || (cut1 && s1 - 1 == s0)), b = s1 - (cut1 && s1 - 1 > s0);
+    return a < b ? lattio_stage_fill(g->s, 0, a, b - a, (size_t)sb, dst + (a - s0) * sb) : LATTIO_OK;
 }
 
 /* Reading: this rank's packed bytes [p0, p1) arrived in `data`. */
 static int deliver(agg *g, uint64_t p0, uint64_t p1, const unsigned char *data)
 {
     uint64_t sb = g->l->site_bytes, full0 = (p0 + sb - 1) / sb, full1 = p1 / sb;
-    if (full0 < full1) RETURN_IF_ERROR(lattio_layout_unpack(g->l, data + (full0 * sb - p0), full0,
-                                                            full1 - full0, g->local));
+    if (full0 < full1)
+        RETURN_IF_ERROR(lattio_stage_drain(g->s, 0, full0, full1 - full0, (size_t)sb, data + (full0 * sb - p0)));
     uint64_t first = p0 / sb, last = (p1 - 1) / sb;
     if (first * sb < p0 || (first + 1) * sb > p1) {
         uint64_t hi = (first + 1) * sb < p1 ? (first + 1) * sb : p1;
@@ -402,12 +443,11 @@ static int post_mine(agg *g, uint64_t r, int *n)
         window(&g->p, a, r, &lo, &hi);
         piece(&g->p, g->l, lo, hi, &p0, &p1);
         if (p1 <= p0) continue;
-        unsigned char *buf = g->local + p0;
+        unsigned char *buf = g->identity ? g->s->direct + p0 : NULL;
         if (!g->identity) {
             buf = g->packed + off + p0 % sb;
             lattio_prof_phase(g->f, LATTIO_PHASE_PACK);
-            if (g->writing)
-                note(g, lattio_layout_pack(g->l, g->local, p0 / sb, (p1 + sb - 1) / sb - p0 / sb, g->packed + off));
+            if (g->writing && g->io_rc == LATTIO_OK) note(g, gather(g, p0, p1, g->packed + off));
             off += ((p1 + sb - 1) / sb - p0 / sb) * sb;
         }
         lattio_prof_phase(g->f, LATTIO_PHASE_EXCHANGE);
@@ -513,40 +553,50 @@ static int read_round(agg *g, uint64_t r)
     return LATTIO_OK;
 }
 
-int lattio_aggregate_move(lattio_file *f, const lattio_layout *l, uint64_t base, unsigned char *local,
-                          int writing, uint64_t naggs, uint64_t dflt)
+/* Collective.  The aggregate machinery with `naggs` aggregators when
+ * non-zero, else the hints' cb_nodes, else m->naggs when non-zero, else one
+ * per rank (equal on every rank). */
+static int aggregate_move(lattio_move *m, int writing, uint64_t naggs)
 {
-    agg g = {.f = f, .l = l, .writing = writing, .local = local, .me = -1};
+    lattio_file *f = m->f;
+    const lattio_layout *l = m->l;
+    agg g = {.f = f, .l = l, .writing = writing, .s = m->s, .me = -1};
     agg_params par;
     uint64_t bytes = lattio_layout_global_sites(l) * l->site_bytes;
-    RETURN_IF(base > (uint64_t)LLONG_MAX - bytes, LATTIO_ERR_OVERFLOW); /* equal on every rank */
+    RETURN_IF(m->base > (uint64_t)LLONG_MAX - bytes, LATTIO_ERR_OVERFLOW); /* equal on every rank */
     lattio_prof_phase(f, LATTIO_PHASE_SETUP);
     RETURN_IF_ERROR(choose_params(f, &par));
     if (naggs) par.nodes = naggs; /* equal on every rank */
-    if (!par.nodes) par.nodes = dflt;
-    make_plan(&par, base, bytes, f->size, &g.p);
+    if (!par.nodes) par.nodes = m->naggs;
+    make_plan(&par, m->base, bytes, f->size, &g.p);
     for (int a = 0; a < g.p.naggs; a++)
         if (aggregator_rank(&g.p, a) == f->rank) g.me = a;
-    g.identity = lattio_packing_is_identity(l);
+    g.identity = m->s->direct != NULL;
     if (f->rank == 0)
         LATTIO_TRACE("aggregate %s: block %llu, %d aggregators, window %llu, %llu rounds",
                      writing ? "write" : "read", (unsigned long long)g.p.block, g.p.naggs,
                      (unsigned long long)g.p.window, (unsigned long long)g.p.rounds);
+    m->rounds = g.p.rounds;
     int rc = setup(&g);
     for (uint64_t r = 0; rc == LATTIO_OK && r < g.p.rounds; r++)
         rc = writing ? write_round(&g, r) : read_round(&g, r);
-    for (int i = 0; rc == LATTIO_OK && g.io_rc == LATTIO_OK && g.cuts && i < g.ncuts; i++)
+    for (int i = 0; rc == LATTIO_OK && g.io_rc == LATTIO_OK && !writing && g.cuts && i < g.ncuts; i++)
         if (g.cuts[i].got) g.io_rc = LATTIO_FAIL(LATTIO_ERR_LAYOUT, "site incomplete");
     teardown(&g);
     return rc != LATTIO_OK ? rc : g.io_rc;
 }
 
-int lattio_aggregate_write(lattio_file *f, const lattio_layout *l, uint64_t base, const void *local)
-{
-    return lattio_aggregate_move(f, l, base, (unsigned char *)local, 1, 0, 0);
-}
+static int aggregate_write(lattio_move *m) { return aggregate_move(m, 1, 0); }
+static int aggregate_read(lattio_move *m) { return aggregate_move(m, 0, 0); }
 
-int lattio_aggregate_read(lattio_file *f, const lattio_layout *l, uint64_t base, void *local)
-{
-    return lattio_aggregate_move(f, l, base, local, 0, 0, 0);
-}
+const lattio_strategy_ops lattio_aggregate_ops = {"aggregate", aggregate_write, aggregate_read};
+
+/* The serial strategy ("master I/O" of seed 001, Grid's and QIO's serial
+ * paths): the aggregate strategy with one aggregator, rank 0, whose one
+ * region is the whole lattice, cut into windows of at most cb_buffer_size
+ * bytes aligned to the file-system block; rank 0 makes one independent
+ * MPI-IO call per window. */
+static int serial_write(lattio_move *m) { return aggregate_move(m, 1, 1); }
+static int serial_read(lattio_move *m) { return aggregate_move(m, 0, 1); }
+
+const lattio_strategy_ops lattio_serial_ops = {"serial", serial_write, serial_read};

@@ -1,9 +1,11 @@
 /* collective.c -- the collective strategy for lattices: per round, each
- * rank's file runs become an hindexed file view at the lattice's first byte,
- * its sites are packed into a bounded staging buffer and moved with
- * MPI_File_write_all / read_all.  Ranks agree before every round whether
- * anyone has data left, so all make the same collective calls; a rank with
- * nothing left (or a local error) takes part with an empty transfer.
+ * rank's file runs (a slab of its box, lattio_slab_plan, of at most
+ * COLL_MAX_RUNS runs) become an hindexed file view at the lattice's first
+ * byte, its sites are staged into a bounded buffer and moved with
+ * MPI_File_write_all / read_all.  The number of rounds is the largest
+ * box's slab count, agreed once per call, so all make the same collective
+ * calls and no other; a rank with nothing left (or a local error) takes
+ * part with an empty transfer.
  *
  * Guard: Open MPI's OMPIO component (its default collective-write module,
  * fcoll/vulcan, corrupted legal writes; open-mpi/ompi#12718) is not trusted.
@@ -20,7 +22,7 @@
  * "io_ompio_priority" >= every allowed ROMIO component's priority means
  * OMPIO (4.1.4 here: ompio 30, romio321 10).  Without MPI_T the environment
  * (OMPI_MCA_io) decides. */
-#include "io_internal.h"
+#include "strategy.h"
 #include "testhooks.h"
 
 #include <limits.h>
@@ -180,32 +182,28 @@ static int bytes_type(uint64_t bytes, MPI_Datatype *t)
 /* --- rounds ---------------------------------------------------------------- */
 
 typedef struct coll {
+    lattio_move *m;
     lattio_file *f;
     const lattio_layout *l;
     uint64_t base;           /* absolute file offset of the lattice's first byte */
-    uint64_t next, total;    /* next local site to move, local sites */
-    uint64_t chunk;          /* sites per round at most */
-    unsigned char *staging;  /* chunk * site_bytes */
+    lattio_slab_plan p;      /* this rank's slabs */
+    uint64_t first, k;       /* this round's sites */
+    unsigned char *staging;  /* max_sites * site_bytes */
     unsigned char *verify;   /* the same size, guard only */
     lattio_run *runs;
     size_t cap;
     uint64_t round_end;      /* absolute end of this round's furthest run */
-    unsigned char *local;    /* the caller's buffer */
     int guard;
 } coll;
 
-/* This round's sites [c->next, +*k) and their runs (at most COLL_MAX_RUNS). */
-static int round_runs(coll *c, uint64_t *k, size_t *nruns)
+/* Slab q's sites and their runs (at most COLL_MAX_RUNS by the budget). */
+static int round_runs(coll *c, uint64_t q, size_t *nruns)
 {
-    *k = c->total - c->next < c->chunk ? c->total - c->next : c->chunk;
+    lattio_slab_chunk(&c->p, q, &c->first, &c->k);
     for (;;) {
-        RETURN_IF_ERROR(lattio_layout_runs(c->l, c->next, *k, c->runs, c->cap, nruns));
+        RETURN_IF_ERROR(lattio_layout_runs(c->l, c->first, c->k, c->runs, c->cap, nruns));
         if (*nruns <= c->cap) break;
-        if (*nruns > COLL_MAX_RUNS) { /* too many pieces: take fewer sites */
-            uint64_t fewer = *k / *nruns * COLL_MAX_RUNS;
-            *k = fewer ? fewer : 1;
-            continue;
-        }
+        RETURN_IF(*nruns > COLL_MAX_RUNS, LATTIO_ERR_OVERFLOW);
         lattio_run *more = lattio_realloc(c->runs, *nruns * sizeof *more);
         RETURN_IF(!more, LATTIO_ERR_NOMEM);
         c->runs = more;
@@ -275,21 +273,29 @@ static int verify_round(coll *c, size_t nruns)
     return LATTIO_OK;
 }
 
-/* Collective.  One round: pack, transfer, verify (writes) or unpack (reads).
- * Returns this rank's status; every rank makes the same collective calls. */
-static int one_round(coll *c, int writing, int rc)
+/* Local: stage this round's sites (writing: fill; reading: drain). */
+static int stage(coll *c, int writing)
 {
-    uint64_t k = 0;
+    lattio_lanes lanes;
+    lattio_lanes_init(&lanes, c->m->s, c->l->site_bytes, writing, c->first, c->k, c->staging);
+    lattio_prof_phase(c->f, LATTIO_PHASE_PACK);
+    lattio_lanes_start(&lanes, c->m->helper);
+    return lattio_lanes_finish(&lanes);
+}
+
+/* Collective.  Round q: stage, transfer, verify (writes) or drain (reads).
+ * Returns this rank's status; every rank makes the same collective calls. */
+static int one_round(coll *c, uint64_t q, int writing, int rc)
+{
     size_t nruns = 0;
     MPI_Datatype ftype = MPI_DATATYPE_NULL;
-    int mine = rc == LATTIO_OK && c->next < c->total;
+    int mine = rc == LATTIO_OK && q < c->p.nchunks;
     lattio_prof_phase(c->f, LATTIO_PHASE_SETUP);
-    if (mine) rc = round_runs(c, &k, &nruns);
-    lattio_prof_phase(c->f, LATTIO_PHASE_PACK);
-    if (mine && rc == LATTIO_OK && writing) rc = lattio_layout_pack(c->l, c->local, c->next, k, c->staging);
+    if (mine) rc = round_runs(c, q, &nruns);
+    if (mine && rc == LATTIO_OK && writing) rc = stage(c, 1);
     lattio_prof_phase(c->f, LATTIO_PHASE_SETUP);
     if (mine && rc == LATTIO_OK) rc = runs_type(c->runs, nruns, &ftype);
-    uint64_t bytes = mine && rc == LATTIO_OK ? k * c->l->site_bytes : 0;
+    uint64_t bytes = mine && rc == LATTIO_OK ? c->k * c->l->site_bytes : 0;
     int trc = transfer_round(c, ftype, bytes, writing);
     int brc = byte_view(c->f);
     if (rc == LATTIO_OK) rc = trc;
@@ -302,55 +308,54 @@ static int one_round(coll *c, int writing, int rc)
         lattio_prof_phase(c->f, LATTIO_PHASE_IO);
         if (rc == LATTIO_OK && bytes) rc = verify_round(c, nruns);
     }
-    lattio_prof_phase(c->f, LATTIO_PHASE_PACK);
-    if (!writing && rc == LATTIO_OK && bytes) rc = lattio_layout_unpack(c->l, c->staging, c->next, k, c->local);
-    c->next += k;
+    if (!writing && rc == LATTIO_OK && bytes) rc = stage(c, 0);
     return rc;
 }
 
-/* Collective.  Move this rank's sites of lattice l between `local` and the
- * file, the lattice's first byte at absolute offset `base`. */
-static int collective_move(lattio_file *f, const lattio_layout *l, uint64_t base,
-                           unsigned char *local, int writing)
+/* Local: slab budget: the staging bound, and few enough sites that a slab
+ * has at most COLL_MAX_RUNS runs (a run is at least one row). */
+static uint64_t budget(const lattio_move *m)
 {
-    coll c = {.f = f, .l = l, .base = base, .local = local};
-    c.total = lattio_layout_local_sites(l);
-    c.chunk = staging_bytes_ / l->site_bytes ? staging_bytes_ / l->site_bytes : 1;
-    if (c.chunk > c.total) c.chunk = c.total;
+    const size_t sb = m->l->site_bytes;
+    uint64_t b = m->s->staging_sites ? m->s->staging_sites : staging_bytes_ / sb;
+    if (staging_bytes_ / sb < b) b = staging_bytes_ / sb; /* the test hook's bound */
+    const uint64_t row = lattio_layout_row_sites(m->l);
+    if (row && b / row >= COLL_MAX_RUNS) b = COLL_MAX_RUNS * row;
+    return b ? b : 1;
+}
+
+/* Collective.  Move this rank's sites between the stager and the file. */
+static int collective_move(lattio_move *m, int writing)
+{
+    lattio_file *f = m->f;
+    const lattio_layout *l = m->l;
+    coll c = {.m = m, .f = f, .l = l, .base = m->base};
+    lattio_slab_plan_make(&c.p, l, budget(m));
     c.guard = writing && (force_guard_ || lattio_collective_untrusted());
     int rc = LATTIO_OK;
     uint64_t bytes = lattio_layout_global_sites(l) * l->site_bytes;
-    if (base > (uint64_t)LLONG_MAX - bytes) rc = LATTIO_FAIL(LATTIO_ERR_OVERFLOW, "offset");
-    if (rc == LATTIO_OK && c.chunk) {
-        c.staging = lattio_malloc((size_t)(c.chunk * l->site_bytes));
-        c.verify = c.guard ? lattio_malloc((size_t)(c.chunk * l->site_bytes)) : NULL;
+    if (m->base > (uint64_t)LLONG_MAX - bytes) rc = LATTIO_FAIL(LATTIO_ERR_OVERFLOW, "offset");
+    if (rc == LATTIO_OK && c.p.max_sites) {
+        c.staging = lattio_malloc((size_t)(c.p.max_sites * l->site_bytes));
+        c.verify = c.guard ? lattio_malloc((size_t)(c.p.max_sites * l->site_bytes)) : NULL;
         c.cap = 64;
         c.runs = lattio_malloc(c.cap * sizeof *c.runs);
         if (!c.staging || !c.runs || (c.guard && !c.verify)) rc = LATTIO_FAIL(LATTIO_ERR_NOMEM, "staging");
     }
-    for (;;) { /* one agreement per round: does any rank have sites left? */
-        int left = rc == LATTIO_OK && c.next < c.total, any = 0;
-        lattio_prof_phase(f, LATTIO_PHASE_SYNC);
-        int arc = MPI_CHECK(MPI_Allreduce(&left, &any, 1, MPI_INT, MPI_MAX, f->comm), LATTIO_ERR_MPI);
-        if (arc != LATTIO_OK) {
-            rc = rc == LATTIO_OK ? arc : rc;
-            break;
-        }
-        if (!any) break;
-        rc = one_round(&c, writing, rc);
-    }
+    /* the rounds of the call: the largest slab count, agreed once */
+    uint64_t rounds = 0;
+    lattio_prof_phase(f, LATTIO_PHASE_SYNC);
+    int arc = lattio_allreduce_u64(&c.p.nchunks, &rounds, 1, MPI_MAX, f->comm);
+    if (rc == LATTIO_OK) rc = arc;
+    m->rounds = c.p.nchunks;
+    for (uint64_t q = 0; arc == LATTIO_OK && q < rounds; q++) rc = one_round(&c, q, writing, rc);
     lattio_free(c.runs);
     lattio_free(c.verify);
     lattio_free(c.staging);
     return rc;
 }
 
-int lattio_collective_write(lattio_file *f, const lattio_layout *l, uint64_t base, const void *local)
-{
-    return collective_move(f, l, base, (unsigned char *)local, 1);
-}
+static int collective_write(lattio_move *m) { return collective_move(m, 1); }
+static int collective_read(lattio_move *m) { return collective_move(m, 0); }
 
-int lattio_collective_read(lattio_file *f, const lattio_layout *l, uint64_t base, void *local)
-{
-    return collective_move(f, l, base, local, 0);
-}
+const lattio_strategy_ops lattio_collective_ops = {"collective", collective_write, collective_read};

@@ -5,6 +5,7 @@
 
 #include "internal.h"
 #include "fsinfo.h"
+#include "xfer.h"
 
 #include <mpi.h>
 #include <pthread.h>
@@ -121,9 +122,6 @@ int lattio_short_write(lattio_file *f, uint64_t missing);
  * lattio_last_errno gives is ENOSPC.  Every rank decides alike (the same
  * file system). */
 void lattio_note_full_disk(lattio_file *f, int status);
-/* Local.  Whether f holds a record of `type`: one present at open (READ,
- * APPEND) or begun since (writing). */
-int lattio_file_has_type(const lattio_file *f, const char *type);
 #define MPI_CHECK(call, status) lattio_mpi_status((call), (status), #call)
 
 /* Collective.  Agree on one status: every rank returns the most negative
@@ -149,18 +147,6 @@ int lattio_read_at(lattio_file *f, uint64_t off, void *buf, uint64_t count);
 /* Collective.  Complete every pending request of f in start order (as
  * lattio_wait does) and return the first agreed error.  OK when none. */
 int lattio_requests_finish(lattio_file *f);
-
-/* Collective.  Non-blocking partial lattice write from a borrowed buffer
- * holding this rank's sites packed in file order (lattio_packing_is_identity
- * must hold for l): checks as lattio_lattice_write_part; the buffer must
- * not change until lattio_wait(req).  Where the chosen strategy is
- * collective (no collective MPI-IO call may run while a request is pending)
- * the write completes at once and *req is NULL.  (lattice.c; the request
- * itself: lattio_request_write_packed in request.c, checks done.) */
-int lattio_lattice_iwrite_part(lattio_file *f, const lattio_layout *l, uint64_t offset,
-                               const void *packed, lattio_request **req);
-int lattio_request_write_packed(lattio_file *f, const lattio_layout *l, uint64_t offset,
-                                const void *packed, lattio_request **req);
 
 /* The current record of a file being read, NULL when there is none. */
 static inline const lattio_record_info *lattio_current_record(const lattio_file *f)
@@ -195,34 +181,7 @@ int lattio_same_lattice(lattio_file *f, const lattio_layout *l, int local_rc);
 int lattio_lattice_fits(const lattio_layout *l, uint64_t offset, uint64_t record_length,
                         const void *buf);
 
-/* Collective (src/io/collective.c).  The collective strategy: move this
- * rank's sites of lattice l through file views and MPI_File_write_all /
- * read_all, the lattice's first byte at absolute file offset `base`; the
- * default byte view is restored afterwards.  Returns this rank's status
- * (callers agree).  Writes are read back and repaired when
- * lattio_collective_untrusted(). */
-int lattio_collective_write(lattio_file *f, const lattio_layout *l, uint64_t base, const void *local);
-int lattio_collective_read(lattio_file *f, const lattio_layout *l, uint64_t base, void *local);
-/* Collective (src/io/aggregate.c).  The aggregate strategy: lattio's own
- * two-phase I/O.  The lattice's bytes are split into file domains aligned
- * to a block size and spread over aggregator ranks; in rounds every rank
- * sends (writes) or receives (reads) its bytes of each aggregator's window
- * with point-to-point messages and the aggregators make one independent
- * MPI-IO call per window.  No collective MPI-IO call.  Returns this rank's
- * status (callers agree). */
-int lattio_aggregate_write(lattio_file *f, const lattio_layout *l, uint64_t base, const void *local);
-int lattio_aggregate_read(lattio_file *f, const lattio_layout *l, uint64_t base, void *local);
-/* Collective.  The aggregate machinery with `naggs` aggregators when
- * non-zero, else the hints' cb_nodes, else `dflt` when non-zero, else one
- * per rank (equal on every rank). */
-int lattio_aggregate_move(lattio_file *f, const lattio_layout *l, uint64_t base, unsigned char *local,
-                          int writing, uint64_t naggs, uint64_t dflt);
-/* Collective (src/io/serial.c).  The serial strategy: every rank's sites go
- * to rank 0, which writes large contiguous pieces (reads: rank 0 reads and
- * sends each rank its sites), in rounds of at most cb_buffer_size bytes.
- * Returns this rank's status (callers agree). */
-int lattio_serial_write(lattio_file *f, const lattio_layout *l, uint64_t base, const void *local);
-int lattio_serial_read(lattio_file *f, const lattio_layout *l, uint64_t base, void *local);
+/* The strategies: strategy.h. */
 /* Local.  The default file-domain alignment of f for two-phase I/O (see
  * lattio_fs_alignment), given the striping_unit hint (0: none). */
 uint64_t lattio_file_alignment(const lattio_file *f, uint64_t striping_unit);

@@ -1,335 +1,60 @@
-/* lattice.c -- distributed lattices in a record: each rank packs its sites
- * in file order into a bounded staging buffer and transfers the file runs
- * they occupy.  The independent strategy writes runs with independent
- * MPI-IO calls at explicit offsets: a t-slab decomposition gives one large
- * write per rank, straight from the caller's buffer when it has no ghosts and
- * is in file order, and no collective-write module of the MPI library is
- * trusted with the data.  The collective (src/io/collective.c), aggregate
- * (src/io/aggregate.c) and serial (src/io/serial.c) strategies are chosen by
- * the options or LATTIO_STRATEGY; by default (AUTO) a measured rule picks
- * one from the layout (auto_strategy). */
-#include "io_internal.h"
+/* lattice.c -- the public lattice calls: distributed lattices of opaque
+ * sites in a record.  Each is one lattio_xfer_* call (xfer.c) with a
+ * stager that packs the caller's sites into file order (lattio_layout_pack
+ * and _unpack) or, when the buffer has no ghosts and is in file order,
+ * hands the buffer itself over (zero copy: a t-slab decomposition gives one
+ * large independent write per rank straight from it).  The strategy
+ * (independent by default, the aggregate strategy for fine-grained writes;
+ * xfer.c) is chosen once per call. */
+#include "strategy.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-#define STAGING_BYTES ((uint64_t)16 << 20)
-#define MAX_RUNS 4096
+#define LATTICE_STAGING ((uint64_t)16 << 20)
 
-/* Collective.  No two ranks' boxes share a site (ERR_LAYOUT on every rank
- * otherwise): every rank gathers the boxes (2 * ndims values per rank) and
- * checks its own against the others.  With the site counts adding up to the
- * lattice, disjoint boxes inside it cover it exactly: no hole, no site
- * written twice, no byte left unwritten. */
-static int disjoint_boxes(lattio_file *f, const lattio_layout *l)
+typedef struct layout_stage {
+    const lattio_layout *l;
+    unsigned char *local;
+} layout_stage;
+
+static int pack_fill(void *ctx, int lane, uint64_t first, uint64_t n, unsigned char *dst)
 {
-    const int w = 2 * l->ndims;
-    uint64_t mine[2 * LATTIO_MAX_DIMS];
-    uint64_t *all = lattio_malloc((size_t)f->size * (size_t)w * sizeof *all);
-    int rc = lattio_agree(f->comm, all ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "boxes"));
-    if (rc == LATTIO_OK) {
-        lattio_box_of(l, mine);
-        rc = MPI_CHECK(MPI_Allgather(mine, w, MPI_UINT64_T, all, w, MPI_UINT64_T, f->comm), LATTIO_ERR_MPI);
-        if (rc == LATTIO_OK && lattio_box_overlaps(all, (size_t)f->size, l->ndims, (size_t)f->rank))
-            rc = LATTIO_FAIL(LATTIO_ERR_LAYOUT, "boxes of two ranks overlap");
-        rc = lattio_agree(f->comm, rc);
-    }
-    lattio_free(all);
-    return rc;
+    (void)lane;
+    const layout_stage *x = ctx;
+    return lattio_layout_pack(x->l, x->local, first, n, dst);
 }
 
-/* Every rank must describe the same lattice; the boxes must add up (to at
- * most the lattice when `partial`) and be disjoint.  A rank whose lattice
- * (dimensions, extents, site size, file order) differs from rank 0's gets
- * ERR_RANK_ARG even when its local check failed because of it (a larger
- * lattice overruns the record: the cause is the disagreement). */
-static int same_lattice(lattio_file *f, const lattio_layout *l, int local_rc, int partial)
+static int unpack_drain(void *ctx, int lane, uint64_t first, uint64_t n, const unsigned char *src)
 {
-    uint64_t key[3 + 2 * LATTIO_MAX_DIMS] = {0}, root[3 + 2 * LATTIO_MAX_DIMS];
-    uint64_t sites = 0, total = 0;
+    (void)lane;
+    const layout_stage *x = ctx;
+    return lattio_layout_unpack(x->l, src, first, n, x->local);
+}
+
+/* Local: the stager of the caller's buffer `local` described by l. */
+static void layout_stager(lattio_stager *s, layout_stage *x, const lattio_layout *l, void *local)
+{
+    memset(s, 0, sizeof *s);
+    x->l = l;
+    x->local = local;
+    s->ctx = x;
+    s->fill = pack_fill;
+    s->drain = unpack_drain;
+    s->lanes = 1;
     const int valid = l && lattio_layout_check(l) == LATTIO_OK;
-    if (valid) {
-        key[0] = (uint64_t)l->ndims;
-        key[1] = l->site_bytes;
-        for (int d = 0; d < l->ndims; d++) {
-            key[3 + d] = l->global[d];
-            key[3 + LATTIO_MAX_DIMS + d] = (uint64_t)l->file_order[d];
-        }
-        sites = lattio_layout_local_sites(l);
-    }
-    memcpy(root, key, sizeof key);
-    RETURN_IF_ERROR(lattio_agree(f->comm, MPI_CHECK(MPI_Bcast(root, (int)(sizeof root / 8), MPI_UINT64_T,
-                                                              0, f->comm), LATTIO_ERR_MPI)));
-    int rc = local_rc;
-    if (valid && root[0] != 0 && memcmp(root, key, sizeof key) != 0)
-        rc = LATTIO_FAIL(LATTIO_ERR_RANK_ARG, "layouts differ");
-    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
-    RETURN_IF_ERROR(MPI_CHECK(MPI_Allreduce(&sites, &total, 1, MPI_UINT64_T, MPI_SUM, f->comm),
-                              LATTIO_ERR_MPI));
-    if (partial) RETURN_IF(total > lattio_layout_global_sites(l), LATTIO_ERR_LAYOUT);
-    else RETURN_IF(total != lattio_layout_global_sites(l), LATTIO_ERR_LAYOUT);
-    return disjoint_boxes(f, l);
+    if (valid && local && lattio_packing_is_identity(l)) s->direct = local;
+    if (valid) s->staging_sites = LATTICE_STAGING / l->site_bytes ? LATTICE_STAGING / l->site_bytes : 1;
+    if (!local && valid && lattio_layout_local_sites(l) > 0) s->fill = NULL, s->drain = NULL;
 }
 
-int lattio_same_lattice(lattio_file *f, const lattio_layout *l, int local_rc)
+static int lattice_move(lattio_file *f, const lattio_layout *l, uint64_t offset, void *local,
+                        int partial, int writing)
 {
-    return same_lattice(f, l, local_rc, 0);
-}
-
-/* Local checks shared by reading and writing: the lattice fits the record. */
-int lattio_lattice_fits(const lattio_layout *l, uint64_t offset, uint64_t record_length,
-                        const void *buf)
-{
-    RETURN_IF(!l, LATTIO_ERR_ARG);
-    RETURN_IF_ERROR(lattio_layout_check(l));
-    uint64_t bytes = lattio_layout_global_sites(l) * l->site_bytes; /* checked above */
-    RETURN_IF(offset > record_length || bytes > record_length - offset, LATTIO_ERR_RECORD_OVERRUN);
-    RETURN_IF(!buf && lattio_layout_local_sites(l) > 0, LATTIO_ERR_ARG);
-    return LATTIO_OK;
-}
-
-typedef int (*run_fn)(lattio_file *f, uint64_t off, unsigned char *staging, const lattio_run *r);
-
-static int write_run(lattio_file *f, uint64_t off, unsigned char *staging, const lattio_run *r)
-{
-    return lattio_write_at(f, off + r->file_offset, staging + r->packed_offset, r->bytes);
-}
-
-static int read_run(lattio_file *f, uint64_t off, unsigned char *staging, const lattio_run *r)
-{
-    return lattio_read_at(f, off + r->file_offset, staging + r->packed_offset, r->bytes);
-}
-
-/* Transfer the runs of sites [first, first+n) between staging and the file. */
-static int transfer_runs(lattio_file *f, const lattio_layout *l, uint64_t off, uint64_t first,
-                         uint64_t n, unsigned char *staging, run_fn fn)
-{
-    lattio_run runs[64];
-    size_t nruns = 0;
-    while (n > 0) {
-        uint64_t k = n;
-        lattio_prof_phase(f, LATTIO_PHASE_SETUP);
-        RETURN_IF_ERROR(lattio_layout_runs(l, first, k, runs, 64, &nruns));
-        while (nruns > 64) { /* too many runs: take fewer sites at a time */
-            uint64_t fewer = k / nruns * 64;
-            k = fewer ? fewer : 1;
-            RETURN_IF_ERROR(lattio_layout_runs(l, first, k, runs, 64, &nruns));
-        }
-        uint64_t base = runs[0].packed_offset;
-        lattio_prof_phase(f, LATTIO_PHASE_IO);
-        for (size_t i = 0; i < nruns; i++) {
-            lattio_run r = runs[i];
-            r.packed_offset -= base;
-            RETURN_IF_ERROR(fn(f, off, staging, &r));
-        }
-        staging += k * l->site_bytes;
-        first += k;
-        n -= k;
-    }
-    return LATTIO_OK;
-}
-
-/* Packing is the identity when the buffer has no ghosts and its memory
- * order is the file order: the caller's buffer already holds the sites in
- * increasing file rank. */
-int lattio_packing_is_identity(const lattio_layout *l)
-{
-    for (int d = 0; d < l->ndims; d++)
-        if (l->halo_lo[d] || l->halo_hi[d] || l->mem_order[d] != l->file_order[d]) return 0;
-    return 1;
-}
-
-/* Move this rank's sites: straight between the caller's buffer and the file
- * when packing is the identity, otherwise in chunks through a staging buffer. */
-static int move_sites(lattio_file *f, const lattio_layout *l, uint64_t off, unsigned char *local,
-                      int writing)
-{
-    uint64_t total = lattio_layout_local_sites(l);
-    if (total > 0 && lattio_packing_is_identity(l))
-        return transfer_runs(f, l, off, 0, total, local, writing ? write_run : read_run);
-    uint64_t chunk = STAGING_BYTES / l->site_bytes ? STAGING_BYTES / l->site_bytes : 1;
-    if (chunk > total) chunk = total;
-    if (total == 0) return LATTIO_OK;
-    unsigned char *staging = lattio_malloc((size_t)(chunk * l->site_bytes));
-    RETURN_IF(!staging, LATTIO_ERR_NOMEM);
-    int rc = LATTIO_OK;
-    for (uint64_t first = 0; first < total && rc == LATTIO_OK; first += chunk) {
-        uint64_t n = total - first < chunk ? total - first : chunk;
-        lattio_prof_phase(f, LATTIO_PHASE_PACK);
-        if (writing) rc = lattio_layout_pack(l, local, first, n, staging);
-        if (rc == LATTIO_OK)
-            rc = transfer_runs(f, l, off, first, n, staging, writing ? write_run : read_run);
-        lattio_prof_phase(f, LATTIO_PHASE_PACK);
-        if (rc == LATTIO_OK && !writing) rc = lattio_layout_unpack(l, staging, first, n, local);
-    }
-    lattio_free(staging);
-    return rc;
-}
-
-/* Local.  The strategy LATTIO_STRATEGY names (independent, collective,
- * aggregate, serial, auto); AUTO when unset or unknown. */
-static int strategy_from_environment(void)
-{
-    static const struct {
-        const char *name;
-        int strategy;
-    } names[] = {{"independent", LATTIO_STRATEGY_INDEPENDENT},
-                 {"collective", LATTIO_STRATEGY_COLLECTIVE},
-                 {"aggregate", LATTIO_STRATEGY_AGGREGATE},
-                 {"serial", LATTIO_STRATEGY_SERIAL},
-                 {"auto", LATTIO_STRATEGY_AUTO}};
-    const char *e = getenv("LATTIO_STRATEGY");
-    if (!e || !*e) return LATTIO_STRATEGY_AUTO;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(e, names[i].name) == 0) return names[i].strategy;
-    LATTIO_TRACE("LATTIO_STRATEGY=%s unknown: auto", e);
-    return LATTIO_STRATEGY_AUTO;
-}
-
-/* Local.  The shortest contiguous file run of box l in bytes (a box
- * covering the fastest file dimensions entirely has runs spanning them);
- * UINT64_MAX when it has no sites. */
-static uint64_t shortest_run(const lattio_layout *l)
-{
-    if (lattio_layout_local_sites(l) == 0) return UINT64_MAX;
-    uint64_t run = l->site_bytes;
-    for (int i = l->ndims - 1; i >= 0; i--) {
-        int d = l->file_order[i];
-        run *= l->count[d];
-        if (l->count[d] != l->global[d]) break;
-    }
-    return run;
-}
-
-/* Independent calls suffice when every rank's file runs are at least this
- * long; shorter runs go through the aggregate strategy with one aggregator
- * per node (ROMIO's cb_nodes default; on one node: serial).  Measured with
- * bench/lattice_bench: 32^3x64 sites of 576 B (1.2 GB), page cache, 2 reps
- * + 1 warm-up, 2 cores shared with other jobs (1-min load 1-240: single runs
- * vary 2-10x, so compare within a row); median s write / read, and in
- * brackets the ratio t(POSIX by rank 0, same run) / t(case):
- *
- *   np decomp io        independent       collective        aggregate         serial
- *   1  t-slab romio321  0.71/0.19         1.03/0.38         1.41/0.69         1.34/0.84
- *                       (1.02/0.98)       (0.76/0.49)       (0.56/0.30)       (0.77/0.44)
- *   2  t-slab romio321  1.34/0.19         7.99/1.72         4.72/1.01         70.1/3.66 *
- *                       (1.42/1.78)       (0.36/0.64)       (0.45/0.44)       (0.12/0.27)
- *   4  t-slab romio321  4.52/0.97         6.79/2.70         -                 -
- *                       (1.09/1.17)       (0.65/0.45)
- *   4  x,y    romio321  32.5/16.0         10.1/6.44         11.8/4.76         7.94/3.22
- *                       (0.11/0.05)       (0.40/0.09)       (0.41/0.16)       (0.62/0.18)
- *   4  x,y    ompio     9.72/1.14         14.4/5.45         9.27/3.93         5.92/2.17
- *                       (0.61/1.07)       (0.25/0.19)       (0.36/0.31)       (0.72/0.20)
- *   (4 ranks on 2 cores: oversubscribed; * load 16 -> 194 during the run;
- *   "-": not measured in the time available)
- * A small lattice (8^3x16, 4.7 MB, x,y at 4 ranks, romio321, best of 5 s
- * write / read): independent 0.054/0.017, collective 0.048/0.041, aggregate
- * 0.022/0.017, serial 0.011/0.009.
- * t-slab runs (>= 4.7 MiB per rank here) make independent the fastest, at
- * the POSIX baseline; with the x,y split's 9 KiB runs serial (one
- * aggregator) was the fastest writer under both MPI-IO components and the
- * fastest reader under ROMIO, 2.5-5x faster than independent there.
- * Re-measured on the merged code with a quieter machine (lattio bench, the
- * same lattice, 3 reps, 1-min load 1.7-3.9, README "lattio bench" table):
- * for fine x,y splits independent reads were 1.8-2.7x faster than serial or
- * aggregate reads at 2 and 4 ranks under both components (ompio np4: 4851
- * against 2000 MiB/s), while aggregate/serial stayed the faster writers
- * (ompio np4 1452/1094 against 1064 MiB/s independent): the default reads
- * independently whatever the layout. */
-#define AUTO_MIN_RUN ((uint64_t)1 << 20)
-
-/* Local.  The measured default from the shortest run of any rank: the
- * strategy, and for the aggregate strategy the default number of
- * aggregators in *naggs (one per node, as ROMIO's cb_nodes; on one node this
- * is the serial strategy; a cb_nodes hint still overrides it). */
-static int auto_strategy(const lattio_file *f, uint64_t min_run, int writing, uint64_t *naggs)
-{
-    if (!writing || f->size == 1 || min_run >= AUTO_MIN_RUN) return LATTIO_STRATEGY_INDEPENDENT;
-    *naggs = (uint64_t)f->nnodes;
-    return LATTIO_STRATEGY_AGGREGATE;
-}
-
-/* Collective.  The strategy of this call: opt.strategy, or when AUTO the
- * environment's LATTIO_STRATEGY, or when that is unset (or auto) the
- * measured default chosen from the layout (the same on every rank: one
- * reduction of the status and the shortest run).  Rank 0's explicit choice
- * is used everywhere (all ranks must make the same calls). */
-static int choose_strategy(lattio_file *f, const lattio_layout *l, int writing, int *strategy,
-                           uint64_t *naggs)
-{
-    int s = f->opt.strategy;
-    if (s == LATTIO_STRATEGY_AUTO) s = strategy_from_environment();
-    int rc = s >= LATTIO_STRATEGY_AUTO && s <= LATTIO_STRATEGY_SERIAL
-                 ? LATTIO_OK
-                 : LATTIO_FAIL(LATTIO_ERR_ARG, "unknown lattio_options.strategy");
-    /* [0]: the most negative status, [1]: the shortest run of any rank */
-    uint64_t run = shortest_run(l);
-    int64_t mine[2] = {rc, run > INT64_MAX ? INT64_MAX : (int64_t)run}, all[2];
-    RETURN_IF_ERROR(MPI_CHECK(MPI_Allreduce(mine, all, 2, MPI_INT64_T, MPI_MIN, f->comm), LATTIO_ERR_MPI));
-    RETURN_IF_ERROR((int)all[0]);
-    RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(&s, 1, MPI_INT, 0, f->comm), LATTIO_ERR_MPI));
-    *naggs = 0;
-    if (s == LATTIO_STRATEGY_AUTO) s = auto_strategy(f, (uint64_t)all[1], writing, naggs);
-    /* while a non-blocking request is pending: independent transfers only
-     * (no collective MPI-IO call; npending is equal on every rank) */
-    if (f->npending > 0) s = LATTIO_STRATEGY_INDEPENDENT;
-    if (f->rank == 0)
-        LATTIO_TRACE("strategy %d, default aggregators %llu (shortest run %lld bytes)", s,
-                     (unsigned long long)*naggs, (long long)all[1]);
-    *strategy = s;
-    return LATTIO_OK;
-}
-
-/* Collective.  Move this rank's sites with the chosen strategy (naggs:
- * the aggregate strategy's default number of aggregators, 0: one per rank);
- * returns this rank's status. */
-static int move_with(lattio_file *f, int strategy, uint64_t naggs, const lattio_layout *l, uint64_t base,
-                     unsigned char *local, int writing)
-{
-    if (strategy == LATTIO_STRATEGY_COLLECTIVE)
-        return writing ? lattio_collective_write(f, l, base, local) : lattio_collective_read(f, l, base, local);
-    if (strategy == LATTIO_STRATEGY_AGGREGATE)
-        return lattio_aggregate_move(f, l, base, local, writing, 0, naggs);
-    if (strategy == LATTIO_STRATEGY_SERIAL)
-        return writing ? lattio_serial_write(f, l, base, local) : lattio_serial_read(f, l, base, local);
-    return move_sites(f, l, base, local, writing);
-}
-
-static int lattice_write(lattio_file *f, const lattio_layout *l, uint64_t offset,
-                         const void *local, int partial)
-{
-    RETURN_IF(!f, LATTIO_ERR_ARG);
-    int rc = lattio_record_writing(f);
-    if (rc == LATTIO_OK) rc = lattio_lattice_fits(l, offset, f->rec_len, local);
-    RETURN_IF_ERROR(same_lattice(f, l, rc, partial));
-    int strategy = LATTIO_STRATEGY_INDEPENDENT;
-    uint64_t naggs = 0;
-    rc = choose_strategy(f, l, 1, &strategy, &naggs);
-    /* aggregate and serial write whole file windows, which a partial call
-     * does not fill: its pieces go out independently (equal on every rank) */
-    if (partial && (strategy == LATTIO_STRATEGY_AGGREGATE || strategy == LATTIO_STRATEGY_SERIAL))
-        strategy = LATTIO_STRATEGY_INDEPENDENT;
-    if (rc == LATTIO_OK) rc = move_with(f, strategy, naggs, l, f->rec_data + offset, (unsigned char *)local, 1);
-    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
-    f->rec_written += lattio_layout_local_sites(l) * l->site_bytes;
-    return LATTIO_OK;
-}
-
-static int lattice_read(lattio_file *f, const lattio_layout *l, uint64_t offset, void *local,
-                        int partial)
-{
-    RETURN_IF(!f, LATTIO_ERR_ARG);
-    const lattio_record_info *r = lattio_current_record(f);
-    int rc = !r ? LATTIO_FAIL(LATTIO_ERR_STATE, "no current record")
-                : lattio_lattice_fits(l, offset, r->length, local);
-    RETURN_IF_ERROR(same_lattice(f, l, rc, partial));
-    int strategy = LATTIO_STRATEGY_INDEPENDENT;
-    uint64_t naggs = 0;
-    RETURN_IF_ERROR(choose_strategy(f, l, 0, &strategy, &naggs));
-    if (partial && (strategy == LATTIO_STRATEGY_AGGREGATE || strategy == LATTIO_STRATEGY_SERIAL))
-        strategy = LATTIO_STRATEGY_INDEPENDENT; /* their domains assume a full lattice */
-    rc = move_with(f, strategy, naggs, l, r->data_offset + offset, local, 0);
-    return lattio_agree(f->comm, rc);
+    lattio_stager s;
+    layout_stage x;
+    layout_stager(&s, &x, l, local);
+    return writing ? lattio_xfer_write(f, l, offset, partial, &s, NULL)
+                   : lattio_xfer_read(f, l, offset, partial, &s, NULL);
 }
 
 /* The full and partial (boxes need not cover the lattice) variants, each
@@ -339,11 +64,16 @@ static uint64_t local_bytes(const lattio_layout *l, int rc)
     return rc == LATTIO_OK ? lattio_layout_local_sites(l) * l->site_bytes : 0;
 }
 
+static int reading_file(lattio_file *f)
+{
+    return f && f->mode == LATTIO_MODE_READ ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_STATE, "not reading");
+}
+
 int lattio_lattice_write(lattio_file *f, const lattio_layout *l, uint64_t offset,
                          const void *local)
 {
     lattio_prof_begin(f, LATTIO_PHASE_SETUP);
-    int rc = lattio_file_outcome(f, lattice_write(f, l, offset, local, 0));
+    int rc = lattio_file_outcome(f, lattice_move(f, l, offset, (void *)local, 0, 1));
     return lattio_prof_end(f, rc, local_bytes(l, rc));
 }
 
@@ -351,52 +81,22 @@ int lattio_lattice_write_part(lattio_file *f, const lattio_layout *l, uint64_t o
                               const void *local)
 {
     lattio_prof_begin(f, LATTIO_PHASE_SETUP);
-    int rc = lattio_file_outcome(f, lattice_write(f, l, offset, local, 1));
-    return lattio_prof_end(f, rc, local_bytes(l, rc));
-}
-
-/* Start a partial write from `packed` (this rank's sites in file order, no
- * ghosts) that completes at lattio_wait; the buffer is borrowed until then.
- * Where the strategy would be collective the write is made at once and
- * *req is NULL (lattio_wait(NULL) is a no-op). */
-static int lattice_iwrite_part(lattio_file *f, const lattio_layout *l, uint64_t offset,
-                               const void *packed, lattio_request **req)
-{
-    RETURN_IF(!f || !req, LATTIO_ERR_ARG);
-    *req = NULL;
-    int rc = lattio_record_writing(f);
-    if (rc == LATTIO_OK) rc = lattio_lattice_fits(l, offset, f->rec_len, packed);
-    if (rc == LATTIO_OK && !lattio_packing_is_identity(l)) rc = LATTIO_FAIL(LATTIO_ERR_ARG, "not packed");
-    RETURN_IF_ERROR(same_lattice(f, l, rc, 1));
-    int strategy = LATTIO_STRATEGY_INDEPENDENT;
-    uint64_t naggs = 0;
-    RETURN_IF_ERROR(lattio_agree(f->comm, choose_strategy(f, l, 1, &strategy, &naggs)));
-    if (strategy != LATTIO_STRATEGY_COLLECTIVE)
-        return lattio_request_write_packed(f, l, offset, packed, req);
-    rc = move_with(f, strategy, naggs, l, f->rec_data + offset, (unsigned char *)packed, 1);
-    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
-    f->rec_written += lattio_layout_local_sites(l) * l->site_bytes;
-    return LATTIO_OK;
-}
-
-int lattio_lattice_iwrite_part(lattio_file *f, const lattio_layout *l, uint64_t offset,
-                               const void *packed, lattio_request **req)
-{
-    lattio_prof_begin(f, LATTIO_PHASE_SETUP);
-    int rc = lattio_file_outcome(f, lattice_iwrite_part(f, l, offset, packed, req));
+    int rc = lattio_file_outcome(f, lattice_move(f, l, offset, (void *)local, 1, 1));
     return lattio_prof_end(f, rc, local_bytes(l, rc));
 }
 
 int lattio_lattice_read(lattio_file *f, const lattio_layout *l, uint64_t offset, void *local)
 {
     lattio_prof_begin(f, LATTIO_PHASE_SETUP);
-    int rc = lattice_read(f, l, offset, local, 0);
+    int rc = f ? lattio_agree(f->comm, reading_file(f)) : LATTIO_ERR_ARG;
+    if (rc == LATTIO_OK) rc = lattice_move(f, l, offset, local, 0, 0);
     return lattio_prof_end(f, rc, local_bytes(l, rc));
 }
 
 int lattio_lattice_read_part(lattio_file *f, const lattio_layout *l, uint64_t offset, void *local)
 {
     lattio_prof_begin(f, LATTIO_PHASE_SETUP);
-    int rc = lattice_read(f, l, offset, local, 1);
+    int rc = f ? lattio_agree(f->comm, reading_file(f)) : LATTIO_ERR_ARG;
+    if (rc == LATTIO_OK) rc = lattice_move(f, l, offset, local, 1, 0);
     return lattio_prof_end(f, rc, local_bytes(l, rc));
 }

@@ -24,7 +24,6 @@ struct lattio_request {
     struct lattio_request *next; /* f's pending list */
     int writing;
     unsigned char *own; /* request-owned bytes: the write copy or the read staging */
-    int borrowed;       /* own is the caller's (lattio_request_write_packed): not freed */
     void *local;        /* lattice read: the caller's buffer, filled at the wait */
     lattio_layout layout;
     piece *pieces;
@@ -46,7 +45,7 @@ static int request_new(lattio_file *f, int writing, lattio_request **out)
 static void request_free(lattio_request *r)
 {
     if (!r) return;
-    if (!r->borrowed) lattio_free(r->own);
+    lattio_free(r->own);
     lattio_free(r->pieces);
     lattio_free(r->mpi);
     lattio_free(r);
@@ -347,28 +346,6 @@ static int record_iread_at(lattio_file *f, uint64_t offset, void *buf, uint64_t 
     rc = request_new(f, 0, &r);
     if (rc == LATTIO_OK) rc = add_range(r, rec->data_offset + offset, buf, count);
     return launch(f, r, rc, req);
-}
-
-/* Collective (internal).  Start writing this rank's sites of the partial
- * lattice l, already packed in file order in `packed` (borrowed: it must
- * stay untouched until the wait), at payload offset `offset` of the open
- * record; the checks (record open, lattice fits, boxes add up to at most the
- * lattice) are the caller's (lattio_lattice_iwrite_part). */
-int lattio_request_write_packed(lattio_file *f, const lattio_layout *l, uint64_t offset,
-                                const void *packed, lattio_request **req)
-{
-    lattio_request *r = NULL;
-    *req = NULL;
-    int rc = request_new(f, 1, &r);
-    if (rc == LATTIO_OK) {
-        r->own = (unsigned char *)packed;
-        r->borrowed = 1;
-        lattio_prof_phase(f, LATTIO_PHASE_SETUP);
-        rc = add_runs(r, l, f->rec_data + offset, lattio_layout_local_sites(l));
-    }
-    RETURN_IF_ERROR(launch(f, r, rc, req));
-    account(f, r, lattio_layout_local_sites(l) * l->site_bytes);
-    return LATTIO_OK;
 }
 
 /* --- the public calls, timed (profile.c); a request's bytes count at its

@@ -1,0 +1,33 @@
+/* field_mpi.h -- shared by the parallel field files (field_write.c,
+ * field_read.c): the descriptor checks and the stager that joins the
+ * MPI-free staging (field_stage.c) to the MPI layer (src/io/xfer.h). */
+#ifndef LATTIO_FIELD_MPI_H
+#define LATTIO_FIELD_MPI_H
+
+#include "field_internal.h"
+#include "io/xfer.h"
+
+int lattio_field_is_gauge_kind(int kind);
+/* Local: the layout's sites are the descriptor's elements in memory format. */
+int lattio_field_check_memory(const lattio_field_desc *d, const lattio_layout *l, const void *local);
+
+/* One field transfer's pipeline: the staging of the caller's buffer, the
+ * file's view of the same box (file bytes per site, no ghosts) and the
+ * stager handed to lattio_xfer_*. */
+typedef struct lattio_field_pipe {
+    lattio_field_stage st;
+    lattio_layout fl;
+    lattio_stager s;
+} lattio_field_pipe;
+
+/* Local: set up the pipeline of layout l and buffer local (disk format
+ * disk_fmt), bounded by the descriptor's staging, timed on f. */
+int lattio_field_pipe_init(lattio_field_pipe *p, lattio_file *f, const lattio_field_desc *d,
+                           const lattio_layout *l, int disk_fmt, void *local);
+void lattio_field_pipe_free(lattio_field_pipe *p);
+/* Collective: the XOR of every rank's sum in *sum. */
+int lattio_field_xor_sum(MPI_Comm comm, lattio_scidac_sum *sum);
+/* The staging bound of d in bytes. */
+uint64_t lattio_field_staging_bound(const lattio_field_desc *d);
+
+#endif

@@ -1,0 +1,104 @@
+/* field_pipe.c -- the parallel field pipeline's common part: descriptor
+ * checks and the stager joining the MPI-free staging (field_stage.c) to the
+ * MPI layer's one door (src/io/xfer.h).  The same pipe serves every on-disk
+ * format: a format says where the field's bytes go (a LIME record here) and
+ * the pipe moves, converts and checksums them. */
+#include "field_mpi.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void lattio_field_desc_default(lattio_field_desc *d, int kind, int mem_format, int disk_format,
+                               uint64_t elements)
+{
+    if (!d) return;
+    memset(d, 0, sizeof *d);
+    d->kind = kind;
+    d->mem_format = mem_format;
+    d->disk_format = disk_format;
+    d->elements = elements;
+    d->datacount = 1;
+    if (lattio_field_is_gauge_kind(kind)) {
+        d->elements = 72;
+        d->datacount = 4;
+        d->colors = 3;
+    }
+}
+
+int lattio_field_is_gauge_kind(int kind)
+{
+    return kind == LATTIO_FIELD_ILDG_GAUGE || kind == LATTIO_FIELD_SU3_GAUGE;
+}
+
+static int is_native(int fmt)
+{
+    return fmt == LATTIO_REAL_F32_NATIVE || fmt == LATTIO_REAL_F64_NATIVE;
+}
+
+/* Staging bound: the descriptor's, the environment's, or the default. */
+uint64_t lattio_field_staging_bound(const lattio_field_desc *d)
+{
+    if (d->staging_bytes) return d->staging_bytes;
+    const char *e = getenv("LATTIO_STAGING_BYTES");
+    if (e && *e) {
+        char *end;
+        const unsigned long long v = strtoull(e, &end, 10);
+        if (*end == '\0' && v > 0) return (uint64_t)v;
+        LATTIO_TRACE("LATTIO_STAGING_BYTES=%s ignored", e);
+    }
+    return LATTIO_FIELD_STAGING_DEFAULT;
+}
+
+/* The layout's sites are the descriptor's elements in memory format. */
+int lattio_field_check_memory(const lattio_field_desc *d, const lattio_layout *l, const void *local)
+{
+    RETURN_IF(!d || !l, LATTIO_ERR_ARG);
+    RETURN_IF(!local && lattio_layout_local_sites(l) > 0, LATTIO_ERR_ARG);
+    RETURN_IF(!is_native(d->mem_format), LATTIO_ERR_ARG);
+    RETURN_IF(d->elements == 0 || d->elements > SIZE_MAX / 16, LATTIO_ERR_ARG);
+    RETURN_IF_ERROR(lattio_layout_check(l));
+    RETURN_IF(l->site_bytes != d->elements * lattio_real_size(d->mem_format), LATTIO_ERR_ARG);
+    return LATTIO_OK;
+}
+
+static void phase_cb(void *ctx, int phase)
+{
+    lattio_xfer_phase(ctx, phase == LATTIO_STAGE_CHECKSUM ? LATTIO_PHASE_CHECKSUM : LATTIO_PHASE_PACK);
+}
+
+int lattio_field_pipe_init(lattio_field_pipe *p, lattio_file *f, const lattio_field_desc *d,
+                           const lattio_layout *l, int disk_fmt, void *local)
+{
+    memset(p, 0, sizeof *p);
+    RETURN_IF_ERROR(lattio_field_stage_init(&p->st, l, d->mem_format, disk_fmt, d->elements, local));
+    p->st.phase = phase_cb;
+    p->st.phase_ctx = f;
+    p->fl = *l;
+    memset(p->fl.halo_lo, 0, sizeof p->fl.halo_lo);
+    memset(p->fl.halo_hi, 0, sizeof p->fl.halo_hi);
+    memcpy(p->fl.mem_order, l->file_order, sizeof p->fl.mem_order);
+    p->fl.site_bytes = p->st.disk_site;
+    /* the bound counts the larger of a memory and a disk site, as each
+     * staging buffer holds one and the block the other */
+    const size_t big = p->st.disk_site > l->site_bytes ? p->st.disk_site : l->site_bytes;
+    const uint64_t sites = lattio_field_staging_bound(d) / big;
+    p->s.fill = lattio_field_stage_fill;
+    p->s.drain = lattio_field_stage_drain;
+    p->s.ctx = &p->st;
+    p->s.staging_sites = sites ? sites : 1;
+    p->s.block_sites = p->st.block_sites;
+    p->s.lanes = 2;
+    return LATTIO_OK;
+}
+
+void lattio_field_pipe_free(lattio_field_pipe *p) { lattio_field_stage_free(&p->st); }
+
+int lattio_field_xor_sum(MPI_Comm comm, lattio_scidac_sum *sum)
+{
+    uint32_t in[2] = {sum->suma, sum->sumb}, out[2];
+    if (MPI_Allreduce(in, out, 2, MPI_UINT32_T, MPI_BXOR, comm) != MPI_SUCCESS)
+        return LATTIO_FAIL(LATTIO_ERR_MPI, "checksum reduction");
+    sum->suma = out[0];
+    sum->sumb = out[1];
+    return LATTIO_OK;
+}

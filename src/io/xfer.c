@@ -1,0 +1,319 @@
+/* xfer.c -- the plan of one lattice transfer (xfer.h): the layout checked
+ * across ranks, the strategy chosen, the outcome agreed, once per call; the
+ * strategies (strategy.h) move the data in between.  Also what the field
+ * pipeline may know of a file. */
+#include "strategy.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Collective.  No two ranks' boxes share a site (ERR_LAYOUT on every rank
+ * otherwise): every rank gathers the boxes (2 * ndims values per rank) and
+ * checks its own against the others.  With the site counts adding up to the
+ * lattice, disjoint boxes inside it cover it exactly: no hole, no site
+ * written twice, no byte left unwritten. */
+static int disjoint_boxes(lattio_file *f, const lattio_layout *l)
+{
+    const int w = 2 * l->ndims;
+    uint64_t mine[2 * LATTIO_MAX_DIMS];
+    uint64_t *all = lattio_malloc((size_t)f->size * (size_t)w * sizeof *all);
+    int rc = lattio_agree(f->comm, all ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "boxes"));
+    if (rc == LATTIO_OK) {
+        lattio_box_of(l, mine);
+        rc = MPI_CHECK(MPI_Allgather(mine, w, MPI_UINT64_T, all, w, MPI_UINT64_T, f->comm), LATTIO_ERR_MPI);
+        if (rc == LATTIO_OK && lattio_box_overlaps(all, (size_t)f->size, l->ndims, (size_t)f->rank))
+            rc = LATTIO_FAIL(LATTIO_ERR_LAYOUT, "boxes of two ranks overlap");
+        rc = lattio_agree(f->comm, rc);
+    }
+    lattio_free(all);
+    return rc;
+}
+
+/* Every rank must describe the same lattice; the boxes must add up (to at
+ * most the lattice when `partial`) and be disjoint.  A rank whose lattice
+ * (dimensions, extents, site size, file order) differs from rank 0's gets
+ * ERR_RANK_ARG even when its local check failed because of it (a larger
+ * lattice overruns the record: the cause is the disagreement). */
+static int same_lattice(lattio_file *f, const lattio_layout *l, int local_rc, int partial)
+{
+    uint64_t key[3 + 2 * LATTIO_MAX_DIMS] = {0}, root[3 + 2 * LATTIO_MAX_DIMS];
+    uint64_t sites = 0, total = 0;
+    const int valid = l && lattio_layout_check(l) == LATTIO_OK;
+    if (valid) {
+        key[0] = (uint64_t)l->ndims;
+        key[1] = l->site_bytes;
+        for (int d = 0; d < l->ndims; d++) {
+            key[3 + d] = l->global[d];
+            key[3 + LATTIO_MAX_DIMS + d] = (uint64_t)l->file_order[d];
+        }
+        sites = lattio_layout_local_sites(l);
+    }
+    memcpy(root, key, sizeof key);
+    RETURN_IF_ERROR(lattio_agree(f->comm, MPI_CHECK(MPI_Bcast(root, (int)(sizeof root / 8), MPI_UINT64_T,
+                                                              0, f->comm), LATTIO_ERR_MPI)));
+    int rc = local_rc;
+    if (valid && root[0] != 0 && memcmp(root, key, sizeof key) != 0)
+        rc = LATTIO_FAIL(LATTIO_ERR_RANK_ARG, "layouts differ");
+    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Allreduce(&sites, &total, 1, MPI_UINT64_T, MPI_SUM, f->comm),
+                              LATTIO_ERR_MPI));
+    if (partial) RETURN_IF(total > lattio_layout_global_sites(l), LATTIO_ERR_LAYOUT);
+    else RETURN_IF(total != lattio_layout_global_sites(l), LATTIO_ERR_LAYOUT);
+    return disjoint_boxes(f, l);
+}
+
+int lattio_same_lattice(lattio_file *f, const lattio_layout *l, int local_rc)
+{
+    return same_lattice(f, l, local_rc, 0);
+}
+
+/* Local checks shared by reading and writing: the lattice fits the record. */
+int lattio_lattice_fits(const lattio_layout *l, uint64_t offset, uint64_t record_length,
+                        const void *buf)
+{
+    RETURN_IF(!l, LATTIO_ERR_ARG);
+    RETURN_IF_ERROR(lattio_layout_check(l));
+    uint64_t bytes = lattio_layout_global_sites(l) * l->site_bytes; /* checked above */
+    RETURN_IF(offset > record_length || bytes > record_length - offset, LATTIO_ERR_RECORD_OVERRUN);
+    RETURN_IF(!buf && lattio_layout_local_sites(l) > 0, LATTIO_ERR_ARG);
+    return LATTIO_OK;
+}
+
+/* Packing is the identity when the buffer has no ghosts and its memory
+ * order is the file order: the caller's buffer already holds the sites in
+ * increasing file rank. */
+int lattio_packing_is_identity(const lattio_layout *l)
+{
+    for (int d = 0; d < l->ndims; d++)
+        if (l->halo_lo[d] || l->halo_hi[d] || l->mem_order[d] != l->file_order[d]) return 0;
+    return 1;
+}
+
+/* Local.  The strategy LATTIO_STRATEGY names (independent, collective,
+ * aggregate, serial, auto); AUTO when unset or unknown. */
+static int strategy_from_environment(void)
+{
+    static const struct {
+        const char *name;
+        int strategy;
+    } names[] = {{"independent", LATTIO_STRATEGY_INDEPENDENT},
+                 {"collective", LATTIO_STRATEGY_COLLECTIVE},
+                 {"aggregate", LATTIO_STRATEGY_AGGREGATE},
+                 {"serial", LATTIO_STRATEGY_SERIAL},
+                 {"auto", LATTIO_STRATEGY_AUTO}};
+    const char *e = getenv("LATTIO_STRATEGY");
+    if (!e || !*e) return LATTIO_STRATEGY_AUTO;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(e, names[i].name) == 0) return names[i].strategy;
+    LATTIO_TRACE("LATTIO_STRATEGY=%s unknown: auto", e);
+    return LATTIO_STRATEGY_AUTO;
+}
+
+/* Local.  The shortest contiguous file run of box l in bytes (a box
+ * covering the fastest file dimensions entirely has runs spanning them);
+ * UINT64_MAX when it has no sites. */
+static uint64_t shortest_run(const lattio_layout *l)
+{
+    if (lattio_layout_local_sites(l) == 0) return UINT64_MAX;
+    uint64_t run = l->site_bytes;
+    for (int i = l->ndims - 1; i >= 0; i--) {
+        int d = l->file_order[i];
+        run *= l->count[d];
+        if (l->count[d] != l->global[d]) break;
+    }
+    return run;
+}
+
+/* Independent calls suffice when every rank's file runs are at least this
+ * long; shorter runs go through the aggregate strategy with one aggregator
+ * per node (ROMIO's cb_nodes default; on one node: serial).  Measured with
+ * bench/lattice_bench: 32^3x64 sites of 576 B (1.2 GB), page cache, 2 reps
+ * + 1 warm-up, 2 cores shared with other jobs (1-min load 1-240: single runs
+ * vary 2-10x, so compare within a row); median s write / read, and in
+ * brackets the ratio t(POSIX by rank 0, same run) / t(case):
+ *
+ *   np decomp io        independent       collective        aggregate         serial
+ *   1  t-slab romio321  0.71/0.19         1.03/0.38         1.41/0.69         1.34/0.84
+ *                       (1.02/0.98)       (0.76/0.49)       (0.56/0.30)       (0.77/0.44)
+ *   2  t-slab romio321  1.34/0.19         7.99/1.72         4.72/1.01         70.1/3.66 *
+ *                       (1.42/1.78)       (0.36/0.64)       (0.45/0.44)       (0.12/0.27)
+ *   4  t-slab romio321  4.52/0.97         6.79/2.70         -                 -
+ *                       (1.09/1.17)       (0.65/0.45)
+ *   4  x,y    romio321  32.5/16.0         10.1/6.44         11.8/4.76         7.94/3.22
+ *                       (0.11/0.05)       (0.40/0.09)       (0.41/0.16)       (0.62/0.18)
+ *   4  x,y    ompio     9.72/1.14         14.4/5.45         9.27/3.93         5.92/2.17
+ *                       (0.61/1.07)       (0.25/0.19)       (0.36/0.31)       (0.72/0.20)
+ *   (4 ranks on 2 cores: oversubscribed; * load 16 -> 194 during the run;
+ *   "-": not measured in the time available)
+ * A small lattice (8^3x16, 4.7 MB, x,y at 4 ranks, romio321, best of 5 s
+ * write / read): independent 0.054/0.017, collective 0.048/0.041, aggregate
+ * 0.022/0.017, serial 0.011/0.009.
+ * t-slab runs (>= 4.7 MiB per rank here) make independent the fastest, at
+ * the POSIX baseline; with the x,y split's 9 KiB runs serial (one
+ * aggregator) was the fastest writer under both MPI-IO components and the
+ * fastest reader under ROMIO, 2.5-5x faster than independent there.
+ * Re-measured on the merged code with a quieter machine (lattio bench, the
+ * same lattice, 3 reps, 1-min load 1.7-3.9, README "lattio bench" table):
+ * for fine x,y splits independent reads were 1.8-2.7x faster than serial or
+ * aggregate reads at 2 and 4 ranks under both components (ompio np4: 4851
+ * against 2000 MiB/s), while aggregate/serial stayed the faster writers
+ * (ompio np4 1452/1094 against 1064 MiB/s independent): the default reads
+ * independently whatever the layout. */
+#define AUTO_MIN_RUN ((uint64_t)1 << 20)
+
+/* Local.  The measured default from the shortest run of any rank: the
+ * strategy, and for the aggregate strategy the default number of
+ * aggregators in *naggs (one per node, as ROMIO's cb_nodes; on one node this
+ * is the serial strategy; a cb_nodes hint still overrides it). */
+static int auto_strategy(const lattio_file *f, uint64_t min_run, int writing, uint64_t *naggs)
+{
+    if (!writing || f->size == 1 || min_run >= AUTO_MIN_RUN) return LATTIO_STRATEGY_INDEPENDENT;
+    *naggs = (uint64_t)f->nnodes;
+    return LATTIO_STRATEGY_AGGREGATE;
+}
+
+/* Collective.  The strategy of this call: opt.strategy, or when AUTO the
+ * environment's LATTIO_STRATEGY, or when that is unset (or auto) the
+ * measured default chosen from the layout (the same on every rank: one
+ * reduction of the status and the shortest run).  Rank 0's explicit choice
+ * is used everywhere (all ranks must make the same calls). */
+static int choose_strategy(lattio_file *f, const lattio_layout *l, int writing, int *strategy,
+                           uint64_t *naggs)
+{
+    int s = f->opt.strategy;
+    if (s == LATTIO_STRATEGY_AUTO) s = strategy_from_environment();
+    int rc = s >= LATTIO_STRATEGY_AUTO && s <= LATTIO_STRATEGY_SERIAL
+                 ? LATTIO_OK
+                 : LATTIO_FAIL(LATTIO_ERR_ARG, "unknown lattio_options.strategy");
+    /* [0]: the most negative status, [1]: the shortest run of any rank */
+    uint64_t run = shortest_run(l);
+    int64_t mine[2] = {rc, run > INT64_MAX ? INT64_MAX : (int64_t)run}, all[2];
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Allreduce(mine, all, 2, MPI_INT64_T, MPI_MIN, f->comm), LATTIO_ERR_MPI));
+    RETURN_IF_ERROR((int)all[0]);
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(&s, 1, MPI_INT, 0, f->comm), LATTIO_ERR_MPI));
+    *naggs = 0;
+    if (s == LATTIO_STRATEGY_AUTO) s = auto_strategy(f, (uint64_t)all[1], writing, naggs);
+    /* while a non-blocking request is pending: independent transfers only
+     * (no collective MPI-IO call; npending is equal on every rank) */
+    if (f->npending > 0) s = LATTIO_STRATEGY_INDEPENDENT;
+    if (f->rank == 0)
+        LATTIO_TRACE("strategy %d, default aggregators %llu (shortest run %lld bytes)", s,
+                     (unsigned long long)*naggs, (long long)all[1]);
+    *strategy = s;
+    return LATTIO_OK;
+}
+
+static const lattio_strategy_ops *const strategies[] = {
+    [LATTIO_STRATEGY_INDEPENDENT] = &lattio_independent_ops,
+    [LATTIO_STRATEGY_COLLECTIVE] = &lattio_collective_ops,
+    [LATTIO_STRATEGY_AGGREGATE] = &lattio_aggregate_ops,
+    [LATTIO_STRATEGY_SERIAL] = &lattio_serial_ops,
+};
+
+/* Local: where the lattice goes (writing: the open record) or comes from
+ * (reading: the current record; a writer's open record for verification). */
+static int target(lattio_file *f, const lattio_layout *l, uint64_t offset, int writing,
+                  const lattio_stager *s, uint64_t *base, uint64_t *end)
+{
+    RETURN_IF(!s || (!s->direct && !(writing ? s->fill != NULL : s->drain != NULL)), LATTIO_ERR_ARG);
+    if (writing || f->mode != LATTIO_MODE_READ) {
+        RETURN_IF_ERROR(lattio_record_writing(f));
+        *base = f->rec_data;
+        *end = f->rec_data + f->rec_len;
+        RETURN_IF(!writing && f->npending > 0, LATTIO_ERR_PENDING);
+        return lattio_lattice_fits(l, offset, f->rec_len, s->direct ? (const void *)s->direct : (const void *)s);
+    }
+    const lattio_record_info *r = lattio_current_record(f);
+    RETURN_IF(!r, LATTIO_FAIL(LATTIO_ERR_STATE, "no current record"));
+    *base = r->data_offset;
+    *end = r->data_offset + r->length;
+    return lattio_lattice_fits(l, offset, r->length, s->direct ? (const void *)s->direct : (const void *)s);
+}
+
+/* Collective.  The whole call: checks and choice (once), the strategy's
+ * rounds, one agreement. */
+static int xfer(lattio_file *f, const lattio_layout *l, uint64_t offset, int partial, int writing,
+                const lattio_stager *s, lattio_xfer_info *out)
+{
+    RETURN_IF(!f, LATTIO_ERR_ARG);
+    if (out) memset(out, 0, sizeof *out);
+    uint64_t base = 0, end = 0;
+    RETURN_IF_ERROR(same_lattice(f, l, target(f, l, offset, writing, s, &base, &end), partial));
+    int strategy = LATTIO_STRATEGY_INDEPENDENT;
+    lattio_move m = {.f = f, .l = l, .base = base + offset, .end = end, .s = s};
+    RETURN_IF_ERROR(choose_strategy(f, l, writing, &strategy, &m.naggs));
+    /* aggregate and serial write whole file windows, which a partial call
+     * does not fill: its pieces go out independently (equal on every rank) */
+    if (partial && (strategy == LATTIO_STRATEGY_AGGREGATE || strategy == LATTIO_STRATEGY_SERIAL))
+        strategy = LATTIO_STRATEGY_INDEPENDENT;
+    RETURN_IF_ERROR(lattio_helper_agreed(f, s, &m.helper));
+    const lattio_strategy_ops *ops = strategies[strategy];
+    int rc = writing ? ops->write(&m) : ops->read(&m);
+    lattio_prof_phase(f, LATTIO_PHASE_SYNC);
+    rc = lattio_agree(f->comm, rc);
+    uint64_t rounds = 0;
+    if (rc == LATTIO_OK) rc = lattio_agree(f->comm, lattio_allreduce_u64(&m.rounds, &rounds, 1, MPI_MAX, f->comm));
+    if (out) {
+        out->rounds = rounds;
+        out->strategy = strategy;
+        out->threaded = m.helper;
+    }
+    RETURN_IF_ERROR(rc);
+    if (writing) f->rec_written += lattio_layout_local_sites(l) * l->site_bytes;
+    return LATTIO_OK;
+}
+
+int lattio_xfer_write(lattio_file *f, const lattio_layout *l, uint64_t offset, int partial,
+                      const lattio_stager *s, lattio_xfer_info *out)
+{
+    return xfer(f, l, offset, partial, 1, s, out);
+}
+
+int lattio_xfer_read(lattio_file *f, const lattio_layout *l, uint64_t offset, int partial,
+                     const lattio_stager *s, lattio_xfer_info *out)
+{
+    return xfer(f, l, offset, partial, 0, s, out);
+}
+
+/* --- what the pipeline may know of a file ---------------------------------- */
+
+MPI_Comm lattio_xfer_comm(const lattio_file *f) { return f->comm; }
+
+int lattio_xfer_reading(const lattio_file *f) { return f->mode == LATTIO_MODE_READ; }
+
+const char *lattio_xfer_path(const lattio_file *f)
+{
+    return f->path && f->base == 0 && !f->borrowed ? f->path : NULL;
+}
+
+int lattio_xfer_select(lattio_file *f, uint64_t offset, uint64_t length)
+{
+    for (int i = 0; i < f->nindex; i++)
+        if (f->index[i].offset == offset && f->index[i].length == length) {
+            f->cur = i;
+            return LATTIO_OK;
+        }
+    return LATTIO_FAIL(LATTIO_ERR_STATE, "binary record not indexed");
+}
+
+int lattio_xfer_sync(lattio_file *f)
+{
+    RETURN_IF_ERROR(lattio_agree(f->comm, f->npending > 0 ? LATTIO_ERR_PENDING : LATTIO_OK));
+    RETURN_IF_ERROR(lattio_agree(f->comm, MPI_CHECK(MPI_File_sync(f->fh), LATTIO_ERR_SYNC)));
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Barrier(f->comm), LATTIO_ERR_MPI));
+    return lattio_agree(f->comm, MPI_CHECK(MPI_File_sync(f->fh), LATTIO_ERR_SYNC));
+}
+
+int lattio_xfer_agree(lattio_file *f, int rc) { return lattio_agree(f->comm, rc); }
+
+int lattio_xfer_mpi(int mpi_rc, const char *what) { return lattio_mpi_status(mpi_rc, LATTIO_ERR_MPI, what); }
+
+void lattio_xfer_call_begin(lattio_file *f, int phase) { lattio_prof_begin(f, phase); }
+
+int lattio_xfer_call_end(lattio_file *f, int rc, int writing)
+{
+    if (writing) rc = lattio_file_outcome(f, rc);
+    return lattio_prof_end(f, rc, 0);
+}
+
+void lattio_xfer_phase(lattio_file *f, int phase) { lattio_prof_phase(f, phase); }

@@ -1,0 +1,89 @@
+/* xfer.h -- the one door between a format's field pipeline (src/field)
+ * and the MPI layer.  A pipeline hands the layer a stager: how this rank's
+ * sites become file bytes (fill) and file bytes become its sites (drain).
+ * lattio_xfer_write / _read then move one distributed lattice between the
+ * stager and a record's payload in ONE planned call: the layout is checked
+ * across ranks, the strategy chosen and the outcome agreed once per call;
+ * the rounds in between make no collective call but the data movement of
+ * the strategy itself (none for the independent strategy, point-to-point
+ * messages for the aggregate and serial ones, the MPI-IO collective for
+ * the collective one).  The pipeline never sees the file handle's members.
+ *
+ * The strategy decides the rounds: the independent and collective ones
+ * take slabs of this rank's box (lattio_slab_plan, at most
+ * stager->staging_sites sites), the aggregate and serial ones windows of
+ * the file (lattio's two-phase I/O); fill and drain are called with ranges
+ * [first, first + n) of this rank's sites in file-order numbering, each
+ * site exactly once per call (sites cut by a window edge included). */
+#ifndef LATTIO_XFER_H
+#define LATTIO_XFER_H
+
+#include "lattio.h"
+
+#include <mpi.h>
+
+typedef struct lattio_stager {
+    /* Writing: sites [first, first + n) as file bytes into dst. */
+    int (*fill)(void *ctx, int lane, uint64_t first, uint64_t n, unsigned char *dst);
+    /* Reading: sites [first, first + n) arrived as file bytes at src. */
+    int (*drain)(void *ctx, int lane, uint64_t first, uint64_t n, const unsigned char *src);
+    void *ctx;
+    /* Non-NULL: the sites are already file bytes here, packed in file
+     * order (fill and drain unused; zero copy). */
+    unsigned char *direct;
+    /* Sites per staging buffer of a slab round (0: the layer's default). */
+    uint64_t staging_sites;
+    /* Sites per block a lane takes at a time (0: a whole round on lane 0). */
+    uint64_t block_sites;
+    /* 2: fill/drain may run on lanes 0 (the calling thread) and 1 (a helper
+     * thread, which calls no MPI) at once, on disjoint sites; the layer
+     * then overlaps staging with I/O where every rank has a free CPU. */
+    int lanes;
+} lattio_stager;
+
+typedef struct lattio_xfer_info {
+    uint64_t rounds; /* rounds of the call (the maximum over ranks) */
+    int strategy;    /* LATTIO_STRATEGY_* used */
+    int threaded;    /* 1 when a helper thread staged (every rank) */
+} lattio_xfer_info;
+
+/* Collective.  Write lattice l (site_bytes: file bytes per site) at payload
+ * offset `offset` of the open record; `partial`: the boxes may cover a
+ * part of the lattice.  Read: from the current record (READ mode) or the
+ * open record (writing: verification after a write).  One status on every
+ * rank; `out` may be NULL. */
+int lattio_xfer_write(lattio_file *f, const lattio_layout *l, uint64_t offset, int partial,
+                      const lattio_stager *s, lattio_xfer_info *out);
+int lattio_xfer_read(lattio_file *f, const lattio_layout *l, uint64_t offset, int partial,
+                     const lattio_stager *s, lattio_xfer_info *out);
+
+/* What the pipeline may know of a file. */
+MPI_Comm lattio_xfer_comm(const lattio_file *f);
+/* Local: 1 when f was opened for reading. */
+int lattio_xfer_reading(const lattio_file *f);
+/* Local: the path a serial parser may open (NULL for attached files or
+ * files whose records do not start at byte 0). */
+const char *lattio_xfer_path(const lattio_file *f);
+/* Local: make the indexed record whose header is at `offset` with payload
+ * `length` current (ERR_STATE when there is none). */
+int lattio_xfer_select(lattio_file *f, uint64_t offset, uint64_t length);
+/* Local: f holds a record of `type` (present at open or begun since). */
+int lattio_file_has_type(const lattio_file *f, const char *type);
+/* Collective: every rank's writes visible to every rank's reads
+ * (ERR_PENDING while non-blocking requests are pending). */
+int lattio_xfer_sync(lattio_file *f);
+
+/* Collective: one status on every rank (the most negative; lattio_agree). */
+int lattio_xfer_agree(lattio_file *f, int rc);
+/* Local: an MPI return code as a status (ERR_MPI on failure). */
+int lattio_xfer_mpi(int mpi_rc, const char *what);
+
+/* A public call of the pipeline, timed as one (lattio_profile_get):
+ * begin in `phase`; end records a write call's outcome (poisoning f on
+ * failure, as every collective write call does) and returns rc. */
+void lattio_xfer_call_begin(lattio_file *f, int phase);
+int lattio_xfer_call_end(lattio_file *f, int rc, int writing);
+/* The phase the time from now on is charged to (calling thread only). */
+void lattio_xfer_phase(lattio_file *f, int phase);
+
+#endif
