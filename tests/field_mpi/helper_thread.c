@@ -1,8 +1,8 @@
-/* helper_thread.c -- the field writer's three ways of running its rounds
- * give the same file: a helper thread staging round q+1 while round q is
+/* helper_thread.c -- the field writer's ways of running its rounds give
+ * the same file: a helper thread staging round q+1 while round q is
  * written (LATTIO_FIELD_THREADS=1, the two threads sharing the blocks of a
- * round), non-blocking overlapped writes (THREADS=0) and blocking writes
- * (OVERLAP=0).  For five decompositions, with halos and another memory
+ * round) or not (THREADS=0), each under the default strategy (aggregate
+ * for the short runs of this small lattice) and the independent one.  For five decompositions, with halos and another memory
  * order (so blocks are packed on both threads), and staging bounds from
  * one site to the default, each file equals the one rank 0 writes alone;
  * under the helper, a round corrupted after staging is caught by the
@@ -13,10 +13,11 @@
 
 #include <stdlib.h>
 
-static void set_mode(int threads, int overlap)
+static void set_mode(int threads, int independent)
 {
     setenv("LATTIO_FIELD_THREADS", threads ? "1" : "0", 1);
-    setenv("LATTIO_FIELD_OVERLAP", overlap ? "1" : "0", 1);
+    if (independent) setenv("LATTIO_STRATEGY", "independent", 1);
+    else unsetenv("LATTIO_STRATEGY");
 }
 
 /* Write decomposition `variant` (halo/other memory order when `odd`) with
@@ -74,10 +75,10 @@ int main(int argc, char **argv)
 {
     mpitest_init(&argc, &argv);
     fm_write_reference("ref.lime", LATTIO_REAL_F64_NATIVE, LATTIO_REAL_F64_BE);
-    static const int modes[3][2] = {{1, 1}, {0, 1}, {0, 0}};
+    static const int modes[4][2] = {{1, 1}, {0, 1}, {1, 0}, {0, 0}};
     static const uint64_t stagings[4] = {576, 576 * 7, 576 * 100, 0};
     int retries = -1;
-    for (int m = 0; m < 3; m++) {
+    for (int m = 0; m < 4; m++) {
         set_mode(modes[m][0], modes[m][1]);
         for (int v = 0; v < 5; v++)
             for (int odd = 0; odd < 2; odd++)
@@ -86,13 +87,15 @@ int main(int argc, char **argv)
                     CHECK_INT(retries, 0);
                 }
     }
-    set_mode(1, 1);
-    for (int corrupt = 1; corrupt <= 3; corrupt++) { /* the first rounds: main, then helper */
-        CHECK(write_case(0, 1, 576 * 7, corrupt, &retries));
-        CHECK_INT(retries, 1);
+    for (int m = 0; m < 4; m++) { /* the first sites staged: main, then helper */
+        set_mode(modes[m][0], modes[m][1]);
+        for (int corrupt = 1; corrupt <= 3; corrupt++) {
+            CHECK(write_case(0, 1, 576 * 7, corrupt, &retries));
+            CHECK_INT(retries, 1);
+        }
     }
     CHECK(write_case(2, 1, 576 * 7, 0, &retries));
-    for (int m = 0; m < 3; m++) { /* reads: helper thread or not, same data */
+    for (int m = 0; m < 4; m++) { /* reads: helper thread or not, same data */
         set_mode(modes[m][0], modes[m][1]);
         for (int v = 0; v < 5; v++)
             for (int odd = 0; odd < 2; odd++)
