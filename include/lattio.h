@@ -1388,21 +1388,21 @@ typedef struct lattio_field_write_info {
  * yet (none at open, none written since: a field after other records gets
  * them too, or no reader would know its dims), then scidac-private-record-xml, scidac-record-xml,
  * [ildg-format, ildg-data-lfn], the binary record and scidac-checksum, as
- * QIO writes them.  Each rank's sites go through a staging buffer of at
- * most d->staging_bytes in slabs of its box (rounds agreed between ranks,
- * with empty boxes when a rank has finished), are converted to the disk
- * format, checksummed with their global site ranks and written with
- * lattio_lattice_write_part.  Two such buffers (plus two 64 KiB blocks) are
- * used.  When MPI was initialised with MPI_THREAD_FUNNELED or more, the rank
- * may run on 2 or more CPUs and its node has at least 2 CPUs per rank, a
- * helper thread (which makes no MPI call) converts round k+1 while round k
- * is written, and the calling thread joins the conversion
- * once its write is done; LATTIO_FIELD_THREADS=0 or 1 in the environment
- * decides instead.  Without the helper each round is converted, then written
- * (LATTIO_FIELD_OVERLAP=1: written with a non-blocking write while the next
- * is converted, which pays where the write waits on a device or the network
- * rather than on this CPU).  With d->verify the binary record is re-read
- * (a split of the record over the ranks that differs from the writing one)
+ * QIO writes them.  The binary record is one planned transfer: the layout
+ * is checked across ranks, the strategy chosen (as for lattio_lattice_write:
+ * independent slabs of each rank's box for coarse decompositions, lattio's
+ * aggregation for short file runs) and the outcome agreed once, whatever the
+ * number of rounds.  Each rank's sites are packed, converted to the disk
+ * format and checksummed with their global site ranks block by block into
+ * staging buffers of at most d->staging_bytes (two with a helper thread).
+ * When MPI was initialised with MPI_THREAD_FUNNELED or more, the rank may
+ * run on 2 or more CPUs and its node has at least 2 CPUs per rank, a helper
+ * thread (which makes no MPI call) stages slab k+1 while slab k is written,
+ * and the calling thread joins the staging once its write is done;
+ * LATTIO_FIELD_THREADS=0 or 1 in the environment decides instead.  The boxes
+ * must cover the lattice exactly (ERR_LAYOUT).  With d->verify the binary
+ * record is re-read (a split of the record over the ranks that differs from
+ * the writing one)
  * before it is closed; a mismatch rewrites it, up to d->verify_retries
  * times, then ERR_VERIFY (the file is not renamed at close).  `out` may be
  * NULL.  Errors: ERR_ARG (descriptor, layout site_bytes != elements * size),

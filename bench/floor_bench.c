@@ -1,0 +1,364 @@
+/* floor_bench.c -- the field pipeline against its physical floor (issue
+ * 13), every figure a ratio to baselines measured in the same run:
+ *   posix    rank 0 alone writes / reads the field's file bytes
+ *            contiguously with write() / read() (+ fsync when durable);
+ *   kernel   each rank converts its sites to big-endian and checksums them
+ *            (SciDAC, global ranks) in memory, no I/O (reads: checksum and
+ *            convert back): the compute part of the floor;
+ *   plain    lattio_lattice_write / _read of the same file bytes (already
+ *            big-endian: no conversion, no checksum), same decomposition;
+ *   field    lattio_field_write (conversion + checksum + the ILDG record
+ *            set) / lattio_field_read with checksum verification;
+ *   lemon    Lemon's approach: a subarray file view and one
+ *            MPI_File_write_at_all / read_at_all (+ MPI_File_sync).
+ * The floor of a field write is max(plain, kernel) with a free core per rank
+ * (a helper thread overlaps them) and plain + kernel on one core per rank.
+ * Cases alternate within each repetition so machine noise hits all; the
+ * medians are compared.  Also printed: the field calls' phase profile
+ * (last repetition, mean over ranks) and the peak extra memory of a field
+ * write on any rank (VmHWM after the call minus VmRSS before, the peak
+ * reset through /proc/self/clear_refs).
+ *   mpirun -np N floor_bench L T DECOMP REPS DURABLE
+ *   DECOMP: tslab (t split), x (x split), 4d (MPI_Dims_create over x,y,z,t,
+ *   x first: at 2 ranks x, at 4 ranks x,y) */
+#define _DEFAULT_SOURCE 1
+#include "lattio.h"
+
+#include <fcntl.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { POSIX_W, PLAIN_W, FIELD_W, LEMON_W, POSIX_R, PLAIN_R, FIELD_R, LEMON_R, NC };
+static const char *names[NC] = {"posix write", "plain write", "field write", "lemon write",
+                                "posix read", "plain read", "field read", "lemon read"};
+static int rank_, size_;
+
+static void die(int rc, const char *what)
+{
+    if (rc == LATTIO_OK) return;
+    fprintf(stderr, "floor_bench: %s: %s\n", what, lattio_strerror(rc));
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+static double value(uint64_t r, uint64_t k) { return (double)((r * 72 + k) % 1009) * 0.001 - 0.5; }
+
+static long status_kib(const char *key)
+{
+    FILE *fp = fopen("/proc/self/status", "r");
+    char line[256];
+    long v = -1;
+    while (fp && fgets(line, sizeof line, fp))
+        if (strncmp(line, key, strlen(key)) == 0) v = atol(line + strlen(key));
+    if (fp) fclose(fp);
+    return v;
+}
+
+static void reset_peak(void)
+{
+    int fd = open("/proc/self/clear_refs", O_WRONLY);
+    if (fd >= 0) {
+        if (write(fd, "5", 1) != 1) { /* older kernels: the peak is not reset */
+        }
+        close(fd);
+    }
+}
+
+typedef struct ctx {
+    lattio_layout l, bl;   /* the caller's layout (native doubles), the file bytes' layout */
+    double *local;         /* native doubles of this rank's box */
+    unsigned char *be;     /* the same sites as file bytes (big-endian) */
+    unsigned char *image;  /* rank 0: the whole file's binary payload */
+    uint64_t gbytes, lbytes;
+    int durable;
+    double profile[2][LATTIO_NPHASES];
+    long extra_kib;
+} ctx;
+
+static void layout(ctx *c, uint64_t L, uint64_t T, const char *decomp)
+{
+    const uint64_t g[4] = {L, L, L, T};
+    int grid[4] = {1, 1, 1, 1}; /* x y z t */
+    if (strcmp(decomp, "tslab") == 0) grid[3] = size_;
+    else if (strcmp(decomp, "x") == 0) grid[0] = size_;
+    else {
+        int dims[4] = {0, 0, 0, 0};
+        MPI_Dims_create(size_, 4, dims);
+        memcpy(grid, dims, sizeof grid);
+    }
+    uint64_t lo[4], count[4];
+    int r = rank_;
+    for (int d = 0; d < 4; d++) {
+        die(lattio_split(g[d], (uint64_t)grid[d], (uint64_t)(r % grid[d]), &lo[d], &count[d]), "split");
+        r /= grid[d];
+    }
+    die(lattio_layout_init(&c->l, 4, g, lo, count, 576), "layout");
+    static const int order[4] = {3, 2, 1, 0};
+    for (int d = 0; d < 4; d++) c->l.file_order[d] = c->l.mem_order[d] = order[d];
+    die(lattio_layout_check(&c->l), "layout");
+    c->bl = c->l;
+}
+
+/* Fill local (native) and be (file bytes) by global site rank. */
+static void fill(ctx *c)
+{
+    const uint64_t n = lattio_layout_local_sites(&c->l);
+    c->lbytes = n * 576;
+    c->gbytes = lattio_layout_global_sites(&c->l) * 576;
+    c->local = malloc(c->lbytes ? c->lbytes : 1);
+    c->be = malloc(c->lbytes ? c->lbytes : 1);
+    if (!c->local || !c->be) die(LATTIO_ERR_NOMEM, "buffers");
+    uint64_t cnt[4], lo[4];
+    for (int d = 0; d < 4; d++) cnt[d] = c->l.count[d], lo[d] = c->l.lo[d];
+    uint64_t s = 0;
+    for (uint64_t t = 0; t < cnt[3]; t++)
+        for (uint64_t z = 0; z < cnt[2]; z++)
+            for (uint64_t y = 0; y < cnt[1]; y++)
+                for (uint64_t x = 0; x < cnt[0]; x++, s++) {
+                    const uint64_t co[4] = {lo[0] + x, lo[1] + y, lo[2] + z, lo[3] + t};
+                    const uint64_t r = lattio_layout_file_rank(&c->l, co);
+                    for (uint64_t k = 0; k < 72; k++) c->local[s * 72 + k] = value(r, k);
+                }
+    die(lattio_convert_reals(c->be, LATTIO_REAL_F64_BE, c->local, LATTIO_REAL_F64_NATIVE, (size_t)(n * 72)),
+        "convert");
+    if (rank_ == 0) {
+        c->image = malloc(c->gbytes);
+        if (!c->image) die(LATTIO_ERR_NOMEM, "image");
+        const uint64_t vol = c->gbytes / 576;
+        double *row = malloc(72 * 1024 * sizeof *row);
+        for (uint64_t r0 = 0; r0 < vol; r0 += 1024) {
+            const uint64_t k = vol - r0 < 1024 ? vol - r0 : 1024;
+            for (uint64_t i = 0; i < k * 72; i++) row[i] = value(r0 + i / 72, i % 72);
+            lattio_convert_reals(c->image + r0 * 576, LATTIO_REAL_F64_BE, row, LATTIO_REAL_F64_NATIVE,
+                                 (size_t)(k * 72));
+        }
+        free(row);
+    }
+}
+
+static double tmax(double t)
+{
+    MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return t;
+}
+
+static void fresh(const char *path)
+{
+    if (rank_ == 0) {
+        unlink(path);
+        sync();
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static double posix_io(ctx *c, int writing)
+{
+    if (writing) fresh("posix.bin");
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    if (rank_ == 0) {
+        int fd = writing ? open("posix.bin", O_WRONLY | O_CREAT | O_TRUNC, 0644) : open("posix.bin", O_RDONLY);
+        for (uint64_t off = 0; fd >= 0 && off < c->gbytes;) {
+            const size_t n = c->gbytes - off < (64u << 20) ? (size_t)(c->gbytes - off) : (64u << 20);
+            const ssize_t k = writing ? write(fd, c->image + off, n) : read(fd, c->image + off, n);
+            if (k <= 0) die(LATTIO_ERR_WRITE, "posix");
+            off += (uint64_t)k;
+        }
+        if (fd < 0 || (writing && c->durable && fsync(fd) != 0)) die(LATTIO_ERR_WRITE, "posix");
+        close(fd);
+    }
+    return tmax(MPI_Wtime() - t0);
+}
+
+/* Conversion + checksum of this rank's sites (write direction: native ->
+ * BE + sum; read: sum + BE -> native), in 64 KiB blocks as the pipeline. */
+static double kernel(ctx *c, int writing)
+{
+    unsigned char *tmp = malloc(64 << 10);
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    lattio_scidac_sum sum = {0, 0};
+    const uint64_t n = lattio_layout_local_sites(&c->l), per = (64 << 10) / 576;
+    for (uint64_t s = 0; s < n; s += per) {
+        const uint64_t k = n - s < per ? n - s : per;
+        if (writing) {
+            lattio_convert_reals(tmp, LATTIO_REAL_F64_BE, c->local + s * 72, LATTIO_REAL_F64_NATIVE, (size_t)(k * 72));
+            lattio_scidac_sum_sites(&sum, tmp, 576, k, s);
+        } else {
+            lattio_scidac_sum_sites(&sum, c->be + s * 576, 576, k, s);
+            lattio_convert_reals(tmp, LATTIO_REAL_F64_NATIVE, c->be + s * 576, LATTIO_REAL_F64_BE, (size_t)(k * 72));
+        }
+    }
+    const double t = MPI_Wtime() - t0;
+    free(tmp);
+    if (sum.suma == 42 && sum.sumb == 42) printf("!");
+    return tmax(t);
+}
+
+static void keep_profile(ctx *c, lattio_file *f, int which)
+{
+    lattio_profile p;
+    die(lattio_profile_get(f, &p), "profile");
+    for (int k = 0; k < LATTIO_NPHASES; k++) c->profile[which][k] = p.phase[k][1];
+}
+
+static double lattio_io(ctx *c, int field, int writing)
+{
+    const char *path = field ? "field.lime" : "plain.lime";
+    if (writing) fresh(path);
+    lattio_options opt;
+    lattio_options_default(&opt);
+    opt.durable = c->durable;
+    MPI_Barrier(MPI_COMM_WORLD);
+    const long rss0 = status_kib("VmRSS:");
+    if (field && writing) reset_peak();
+    const double t0 = MPI_Wtime();
+    lattio_file *f = NULL;
+    die(lattio_open(MPI_COMM_WORLD, path, writing ? LATTIO_MODE_CREATE : LATTIO_MODE_READ, MPI_INFO_NULL,
+                    writing ? &opt : NULL, &f), "open");
+    lattio_field_desc d;
+    lattio_field_desc_default(&d, LATTIO_FIELD_ILDG_GAUGE, LATTIO_REAL_F64_NATIVE, LATTIO_REAL_F64_BE, 72);
+    d.date = "Mon Jan  1 00:00:00 2024";
+    if (field && writing) die(lattio_field_write(f, &d, &c->l, c->local, NULL), "field write");
+    if (field && !writing) {
+        lattio_field_read_info info;
+        die(lattio_field_read(f, 0, &d, &c->l, c->local, &info), "field read");
+        if (info.checksum != LATTIO_CHECKSUM_VERIFIED) die(LATTIO_ERR_CHECKSUM, "not verified");
+        lattio_field_info_free(&info.field);
+    }
+    if (!field && writing) {
+        die(lattio_record_begin(f, "ildg-binary-data", c->gbytes, 1, 1), "begin");
+        die(lattio_lattice_write(f, &c->bl, 0, c->be), "lattice write");
+        die(lattio_record_end(f, 0), "end");
+    }
+    if (!field && !writing) {
+        lattio_record_info ri;
+        die(lattio_record_find(f, "ildg-binary-data", 0, &ri), "find");
+        die(lattio_lattice_read(f, &c->bl, 0, c->be), "lattice read");
+    }
+    if (field) keep_profile(c, f, writing ? 0 : 1);
+    die(lattio_close(f), "close");
+    const double t = MPI_Wtime() - t0;
+    if (field && writing) {
+        long extra = status_kib("VmHWM:") - rss0;
+        MPI_Allreduce(MPI_IN_PLACE, &extra, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+        c->extra_kib = extra;
+    }
+    return tmax(t);
+}
+
+/* Lemon's approach on the file bytes: subarray view, one collective call. */
+static double lemon_io(ctx *c, int writing)
+{
+    if (writing) fresh("lemon.bin");
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    MPI_File fh;
+    MPI_File_open(MPI_COMM_WORLD, "lemon.bin", writing ? MPI_MODE_CREATE | MPI_MODE_WRONLY : MPI_MODE_RDONLY,
+                  MPI_INFO_NULL, &fh);
+    MPI_Datatype site, ft;
+    MPI_Type_contiguous(576, MPI_BYTE, &site);
+    MPI_Type_commit(&site);
+    int gs[4], ls[4], st[4];
+    for (int i = 0; i < 4; i++) { /* file order t z y x */
+        const int d = 3 - i;
+        gs[i] = (int)c->l.global[d];
+        ls[i] = (int)c->l.count[d];
+        st[i] = (int)c->l.lo[d];
+    }
+    MPI_Type_create_subarray(4, gs, ls, st, MPI_ORDER_C, site, &ft);
+    MPI_Type_commit(&ft);
+    MPI_File_set_view(fh, 0, site, ft, "native", MPI_INFO_NULL);
+    const int n = (int)lattio_layout_local_sites(&c->l);
+    int rc = writing ? MPI_File_write_at_all(fh, 0, c->be, n, site, MPI_STATUS_IGNORE)
+                     : MPI_File_read_at_all(fh, 0, c->be, n, site, MPI_STATUS_IGNORE);
+    if (writing && c->durable) MPI_File_sync(fh);
+    MPI_File_close(&fh);
+    MPI_Type_free(&ft);
+    MPI_Type_free(&site);
+    if (rc != MPI_SUCCESS) die(LATTIO_ERR_MPI, "lemon");
+    return tmax(MPI_Wtime() - t0);
+}
+
+static int cmp(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double med(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp);
+    return v[n / 2];
+}
+
+int main(int argc, char **argv)
+{
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    const uint64_t L = argc > 1 ? strtoull(argv[1], NULL, 10) : 8;
+    const uint64_t T = argc > 2 ? strtoull(argv[2], NULL, 10) : 16;
+    const char *decomp = argc > 3 ? argv[3] : "tslab";
+    int reps = argc > 4 ? atoi(argv[4]) : 3;
+    ctx c;
+    memset(&c, 0, sizeof c);
+    c.durable = argc > 5 ? atoi(argv[5]) : 0;
+    if (reps < 1 || reps > 50) reps = 3;
+    layout(&c, L, T, decomp);
+    fill(&c);
+    double t[NC][50], kw[50], kr[50];
+    for (int r = -1; r < reps; r++) { /* r = -1: warm-up */
+        double v[NC];
+        v[POSIX_W] = posix_io(&c, 1);
+        v[FIELD_W] = lattio_io(&c, 1, 1);
+        v[PLAIN_W] = lattio_io(&c, 0, 1);
+        v[LEMON_W] = lemon_io(&c, 1);
+        v[POSIX_R] = posix_io(&c, 0);
+        v[FIELD_R] = lattio_io(&c, 1, 0);
+        v[PLAIN_R] = lattio_io(&c, 0, 0);
+        v[LEMON_R] = lemon_io(&c, 0);
+        const double a = kernel(&c, 1), b = kernel(&c, 0);
+        if (r < 0) continue;
+        for (int k = 0; k < NC; k++) t[k][r] = v[k];
+        kw[r] = a;
+        kr[r] = b;
+    }
+    if (rank_ == 0) {
+        double m[NC];
+        for (int k = 0; k < NC; k++) m[k] = med(t[k], reps);
+        const double mkw = med(kw, reps), mkr = med(kr, reps);
+        const double pw = m[PLAIN_W], pr = m[PLAIN_R];
+        printf("np %d %s %llux%llux%llux%llu (%.2f GB)%s, %d reps, medians (s):", size_, decomp,
+               (unsigned long long)L, (unsigned long long)L, (unsigned long long)L, (unsigned long long)T,
+               (double)c.gbytes / 1e9, c.durable ? " durable" : " page cache", reps);
+        for (int k = 0; k < NC; k++) printf(" %s %.3f,", names[k], m[k]);
+        printf(" kernel write %.3f, kernel read %.3f\n", mkw, mkr);
+        printf("  RATIO field write / max(plain, kernel) %.2f ; / (plain + kernel) %.2f\n",
+               m[FIELD_W] / (pw > mkw ? pw : mkw), m[FIELD_W] / (pw + mkw));
+        printf("  RATIO field read / max(plain, kernel) %.2f ; / (plain + kernel) %.2f\n",
+               m[FIELD_R] / (pr > mkr ? pr : mkr), m[FIELD_R] / (pr + mkr));
+        printf("  SPEED posix/field write %.2f, posix/plain write %.2f, posix/field read %.2f, "
+               "posix/plain read %.2f\n",
+               m[POSIX_W] / m[FIELD_W], m[POSIX_W] / m[PLAIN_W], m[POSIX_R] / m[FIELD_R], m[POSIX_R] / m[PLAIN_R]);
+        printf("  SPEED lemon/field write %.2f, lemon/plain write %.2f, lemon/field read %.2f, "
+               "lemon/plain read %.2f\n",
+               m[LEMON_W] / m[FIELD_W], m[LEMON_W] / m[PLAIN_W], m[LEMON_R] / m[FIELD_R], m[LEMON_R] / m[PLAIN_R]);
+        for (int w = 0; w < 2; w++) {
+            printf("  field %s phases (mean over ranks, s):", w ? "read" : "write");
+            for (int k = 0; k < LATTIO_NPHASES; k++)
+                if (c.profile[w][k] >= 0.0005) printf(" %s %.3f", lattio_phase_name(k), c.profile[w][k]);
+            printf("\n");
+        }
+        printf("  field write peak extra memory (max over ranks): %.1f MiB (local field %.1f MiB)\n",
+               (double)c.extra_kib / 1024, (double)c.lbytes / 1048576);
+    }
+    free(c.local);
+    free(c.be);
+    free(c.image);
+    MPI_Finalize();
+    return 0;
+}
