@@ -9,11 +9,9 @@
 # Variants per rank count and sync setting:
 #   default     mpirun's binding (a core per rank at 1-2 ranks): blocking
 #               rounds, no helper thread;
-#   overlap     LATTIO_FIELD_OVERLAP=1: non-blocking writes overlapped with
-#               the next round's conversion;
 #   free-core   (1 rank) --bind-to none: the rank may use both CPUs, so the
 #               helper thread converts while the rank writes.
-# Environment: NPS ("1 2"), SYNC ("0 1"), VARIANTS ("default overlap
+# Environment: NPS ("1 2"), SYNC ("0 1"), VARIANTS ("default
 # free-core"), MPIRUN (mpirun, Open MPI's options), OMPI_MCA_io.
 set -eu
 build=${1:-build-rel}
@@ -34,10 +32,9 @@ run() { # np sync label mpirun-options...
 }
 for np in ${NPS:-1 2}; do
     for sync in ${SYNC:-0 1}; do
-        for v in ${VARIANTS:-default overlap free-core}; do
+        for v in ${VARIANTS:-default free-core}; do
             case $v in
             default) run "$np" "$sync" default ;;
-            overlap) LATTIO_FIELD_OVERLAP=1 run "$np" "$sync" overlap -x LATTIO_FIELD_OVERLAP ;;
             free-core) [ "$np" = 1 ] && run 1 "$sync" free-core --bind-to none ;;
             esac
         done

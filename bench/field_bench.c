@@ -8,8 +8,6 @@
  * also the same figures for the write calls alone (lattio_profile_get's
  * call time: open, close, rename and the replaced file's removal excluded).
  *   mpirun -np N field_bench L T [reps] [sync]
- * The field write runs with LATTIO_FIELD_OVERLAP as set in the environment
- * (bench/field.sh runs both settings).
  * sync=1: lattio_options.durable (MPI_File_sync before close) for both.
  * Before every timed write rank 0 removes the previous file and calls
  * sync(), untimed, so no case inherits another's dirty pages.

@@ -24,6 +24,10 @@ for np in 1 2; do
         --json "$S/np$np.json" > /dev/null 2>&1 || { echo "bench smoke: lattio bench at np $np failed" >&2; exit 1; }
 done
 [ -z "$(find "$S" -name 'lattio-bench.*')" ] || { echo "bench smoke: lattio bench left files" >&2; exit 1; }
+# floor.sh (the field pipeline against its floor) on a tiny lattice
+CONFIGS="1:tslab 2:x" SYNC=0 BENCH_TMP="$S" "$HERE/floor.sh" "$BUILD" 4 8 1 > "$S/floor.txt" 2>&1 ||
+    { cat "$S/floor.txt" >&2; echo "bench smoke: floor.sh failed" >&2; exit 1; }
+grep -q "RATIO field read" "$S/floor.txt" || { echo "bench smoke: floor.sh printed no ratios" >&2; exit 1; }
 for py in python3 /usr/bin/python3; do
     if "$py" -c 'import matplotlib' 2>/dev/null; then
         "$py" "$HERE/plot.py" -o "$S/bench.png" "$S"/np*.json > /dev/null
