@@ -22,6 +22,17 @@ double lattio_su3_plaquette(const double *a, const double *b, const double *c, c
 void lattio_su3_link(const double *u, double *re_tr, double *dev);
 
 
+/* recordset.c: the records of a field's set before its binary record, in
+ * QIO's order, with their LIME message-begin / message-end flags: the file
+ * header pair when `file_header`, the record pair, and for ILDG gauge
+ * fields (`ildg`) ildg-format and ildg-data-lfn.  Fills out[] (room for
+ * LATTIO_SET_HEAD_MAX) and returns how many. */
+typedef struct lattio_set_record {
+    int rec, mb, me; /* LATTIO_REC_* and its flags */
+} lattio_set_record;
+#define LATTIO_SET_HEAD_MAX 6
+int lattio_field_set_head(int ildg, int file_header, lattio_set_record *out);
+
 /* field_stage.c: the field pipeline's staging (MPI-free).  A stage moves
  * this rank's sites of layout l (the caller's memory layout, file-order
  * numbering) between the caller's buffer `local` (elements reals of

@@ -133,14 +133,10 @@ static int put_metadata(lattio_file *f, const lattio_field_info *fi, int ildg)
 {
     /* the file header pair once per file, before its first record set (not
      * only at the start: a field after other records needs its dims too) */
-    if (!lattio_file_has_type(f, lattio_field_record_type(LATTIO_REC_PRIVATE_FILE_XML))) {
-        RETURN_IF_ERROR(put_record(f, fi, LATTIO_REC_PRIVATE_FILE_XML, 1, 0));
-        RETURN_IF_ERROR(put_record(f, fi, LATTIO_REC_FILE_XML, 0, 1));
-    }
-    RETURN_IF_ERROR(put_record(f, fi, LATTIO_REC_PRIVATE_RECORD_XML, 1, 0));
-    RETURN_IF_ERROR(put_record(f, fi, LATTIO_REC_RECORD_XML, 0, 0));
-    if (ildg) RETURN_IF_ERROR(put_record(f, fi, LATTIO_REC_ILDG_FORMAT, 0, 0));
-    if (ildg) RETURN_IF_ERROR(put_record(f, fi, LATTIO_REC_ILDG_LFN, 0, 0));
+    const int header = !lattio_file_has_type(f, lattio_field_record_type(LATTIO_REC_PRIVATE_FILE_XML));
+    lattio_set_record head[LATTIO_SET_HEAD_MAX];
+    const int n = lattio_field_set_head(ildg, header, head);
+    for (int i = 0; i < n; i++) RETURN_IF_ERROR(put_record(f, fi, head[i].rec, head[i].mb, head[i].me));
     return LATTIO_OK;
 }
 

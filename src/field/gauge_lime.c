@@ -133,12 +133,9 @@ static int make_info(lattio_field_info *fi, int format, const lattio_gauge_write
 static int put_all(lattio_lime_writer *w, lattio_field_info *fi, int format, const double *u)
 {
     const int ildg = format == LATTIO_GAUGE_ILDG;
-    RETURN_IF_ERROR(put_record(w, fi, LATTIO_REC_PRIVATE_FILE_XML, 1, 0));
-    RETURN_IF_ERROR(put_record(w, fi, LATTIO_REC_FILE_XML, 0, 1));
-    RETURN_IF_ERROR(put_record(w, fi, LATTIO_REC_PRIVATE_RECORD_XML, 1, 0));
-    RETURN_IF_ERROR(put_record(w, fi, LATTIO_REC_RECORD_XML, 0, 0));
-    if (ildg) RETURN_IF_ERROR(put_record(w, fi, LATTIO_REC_ILDG_FORMAT, 0, 0));
-    if (ildg) RETURN_IF_ERROR(put_record(w, fi, LATTIO_REC_ILDG_LFN, 0, 0));
+    lattio_set_record head[LATTIO_SET_HEAD_MAX];
+    const int n = lattio_field_set_head(ildg, 1, head);
+    for (int i = 0; i < n; i++) RETURN_IF_ERROR(put_record(w, fi, head[i].rec, head[i].mb, head[i].me));
     lattio_scidac_sum sum = {0, 0};
     RETURN_IF_ERROR(put_binary(w, ildg ? "ildg-binary-data" : "scidac-binary-data", fi, u, &sum));
     fi->stored = sum;

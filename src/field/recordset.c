@@ -488,3 +488,14 @@ void lattio_field_info_free(lattio_field_info *fi)
     lattio_free(fi->record_xml);
     fi->lfn = fi->file_xml = fi->record_xml = NULL;
 }
+
+int lattio_field_set_head(int ildg, int file_header, lattio_set_record *out)
+{
+    static const lattio_set_record all[LATTIO_SET_HEAD_MAX] = {
+        {LATTIO_REC_PRIVATE_FILE_XML, 1, 0}, {LATTIO_REC_FILE_XML, 0, 1},
+        {LATTIO_REC_PRIVATE_RECORD_XML, 1, 0}, {LATTIO_REC_RECORD_XML, 0, 0},
+        {LATTIO_REC_ILDG_FORMAT, 0, 0}, {LATTIO_REC_ILDG_LFN, 0, 0}};
+    int n = 0;
+    for (int i = file_header ? 0 : 2; i < (ildg ? 6 : 4); i++) out[n++] = all[i];
+    return n;
+}
