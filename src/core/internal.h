@@ -203,5 +203,11 @@ void lattio_slab_chunk(const lattio_slab_plan *p, uint64_t q, uint64_t *first, u
  * local extent, lattio_layout_row_sites) have consecutive ranks. */
 uint64_t lattio_layout_local_rank(const lattio_layout *l, uint64_t s);
 uint64_t lattio_layout_row_sites(const lattio_layout *l);
+/* 1 when l's buffer holds its sites packed in file order (no ghosts,
+ * memory order = file order): packing is the identity. */
+int lattio_layout_is_packed(const lattio_layout *l);
+/* *out: l's box as packed file bytes of `site_bytes` each (no ghosts,
+ * memory order = file order). */
+void lattio_layout_packed_view(lattio_layout *out, const lattio_layout *l, size_t site_bytes);
 
 #endif

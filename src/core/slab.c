@@ -53,3 +53,19 @@ uint64_t lattio_layout_row_sites(const lattio_layout *l)
 {
     return l->ndims > 0 ? l->count[l->file_order[l->ndims - 1]] : 0;
 }
+
+int lattio_layout_is_packed(const lattio_layout *l)
+{
+    for (int d = 0; d < l->ndims; d++)
+        if (l->halo_lo[d] || l->halo_hi[d] || l->mem_order[d] != l->file_order[d]) return 0;
+    return 1;
+}
+
+void lattio_layout_packed_view(lattio_layout *out, const lattio_layout *l, size_t site_bytes)
+{
+    *out = *l;
+    memset(out->halo_lo, 0, sizeof out->halo_lo);
+    memset(out->halo_hi, 0, sizeof out->halo_hi);
+    memcpy(out->mem_order, l->file_order, sizeof out->mem_order);
+    out->site_bytes = site_bytes;
+}

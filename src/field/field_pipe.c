@@ -73,11 +73,7 @@ int lattio_field_pipe_init(lattio_field_pipe *p, lattio_file *f, const lattio_fi
     RETURN_IF_ERROR(lattio_field_stage_init(&p->st, l, d->mem_format, disk_fmt, d->elements, local));
     p->st.phase = phase_cb;
     p->st.phase_ctx = f;
-    p->fl = *l;
-    memset(p->fl.halo_lo, 0, sizeof p->fl.halo_lo);
-    memset(p->fl.halo_hi, 0, sizeof p->fl.halo_hi);
-    memcpy(p->fl.mem_order, l->file_order, sizeof p->fl.mem_order);
-    p->fl.site_bytes = p->st.disk_site;
+    lattio_layout_packed_view(&p->fl, l, p->st.disk_site);
     /* the bound counts the larger of a memory and a disk site, as each
      * staging buffer holds one and the block the other */
     const size_t big = p->st.disk_site > l->site_bytes ? p->st.disk_site : l->site_bytes;

@@ -38,13 +38,6 @@ static void maybe_corrupt(unsigned char *dst, uint64_t n, size_t site)
 #endif
 }
 
-static int packed_already(const lattio_layout *l)
-{
-    for (int d = 0; d < l->ndims; d++)
-        if (l->halo_lo[d] || l->halo_hi[d] || l->mem_order[d] != l->file_order[d]) return 0;
-    return 1;
-}
-
 int lattio_field_stage_init(lattio_field_stage *st, const lattio_layout *l, int mem_fmt, int disk_fmt,
                             uint64_t elements, void *local)
 {
@@ -55,7 +48,7 @@ int lattio_field_stage_init(lattio_field_stage *st, const lattio_layout *l, int 
     st->elements = elements;
     st->local = local;
     st->disk_site = (size_t)elements * lattio_real_size(disk_fmt);
-    st->packed = packed_already(l);
+    st->packed = lattio_layout_is_packed(l);
     st->block_sites = FUSE_BYTES / l->site_bytes ? FUSE_BYTES / l->site_bytes : 1;
     for (int i = 0; i < 2 && !st->packed; i++) {
         st->block[i] = lattio_malloc((size_t)st->block_sites * l->site_bytes);

@@ -329,10 +329,7 @@ static int setup(agg *g)
     RETURN_IF_ERROR(lattio_agree(g->f->comm, rc));
     RETURN_IF_ERROR(MPI_CHECK(MPI_Allgather(mine, 2 * nd, MPI_UINT64_T, g->boxes, 2 * nd, MPI_UINT64_T,
                                             g->f->comm), LATTIO_ERR_MPI));
-    g->other = *g->l;
-    memset(g->other.halo_lo, 0, sizeof g->other.halo_lo);
-    memset(g->other.halo_hi, 0, sizeof g->other.halo_hi);
-    memcpy(g->other.mem_order, g->other.file_order, sizeof g->other.mem_order);
+    lattio_layout_packed_view(&g->other, g->l, g->l->site_bytes);
     uint64_t w = window_need(g);
     g->packed_cap = g->identity ? 0 : packed_need(g);
     g->win = w ? lattio_malloc((size_t)w) : NULL;
@@ -362,16 +359,27 @@ static void teardown(agg *g)
     lattio_free(g->boxes);
 }
 
-/* Reading: bytes [lo, hi) of this rank's site s arrived; unpack it when
+/* The slot of site s in the cut table: the one holding it, else a free one
+ * (got 0; *fresh = 1), else NULL (more cut sites open than the plan allows:
+ * overlapping boxes). */
+static cut_site *cut_slot(agg *g, uint64_t s, int *fresh)
+{
+    *fresh = 0;
+    for (int i = 0; i < g->ncuts; i++)
+        if (g->cuts[i].got && g->cuts[i].site == s) return &g->cuts[i];
+    *fresh = 1;
+    for (int i = 0; i < g->ncuts; i++)
+        if (!g->cuts[i].got) return &g->cuts[i];
+    return NULL;
+}
+
+/* Reading: bytes [lo, hi) of this rank's site s arrived; drain it when
  * complete. */
 static int cut_add(agg *g, uint64_t s, uint64_t lo, uint64_t hi, const unsigned char *data)
 {
     uint64_t sb = g->l->site_bytes;
-    cut_site *slot = NULL;
-    for (int i = 0; i < g->ncuts && !slot; i++)
-        if (g->cuts[i].got && g->cuts[i].site == s) slot = &g->cuts[i];
-    for (int i = 0; i < g->ncuts && !slot; i++)
-        if (!g->cuts[i].got) slot = &g->cuts[i];
+    int fresh;
+    cut_site *slot = cut_slot(g, s, &fresh);
     RETURN_IF(!slot, LATTIO_ERR_LAYOUT);
     slot->site = s;
     memcpy(slot->bytes + (lo - s * sb), data, (size_t)(hi - lo));
@@ -386,16 +394,11 @@ static int cut_add(agg *g, uint64_t s, uint64_t lo, uint64_t hi, const unsigned 
 static int cut_take(agg *g, uint64_t s, uint64_t lo, uint64_t hi, unsigned char *dst)
 {
     uint64_t sb = g->l->site_bytes;
-    cut_site *slot = NULL;
-    for (int i = 0; i < g->ncuts && !slot; i++)
-        if (g->cuts[i].got && g->cuts[i].site == s) slot = &g->cuts[i];
-    if (!slot) {
-        for (int i = 0; i < g->ncuts && !slot; i++)
-            if (!g->cuts[i].got) slot = &g->cuts[i];
-        RETURN_IF(!slot, LATTIO_ERR_LAYOUT);
-        RETURN_IF_ERROR(lattio_stage_fill(g->s, 0, s, 1, (size_t)sb, slot->bytes));
-        slot->site = s;
-    }
+    int fresh;
+    cut_site *slot = cut_slot(g, s, &fresh);
+    RETURN_IF(!slot, LATTIO_ERR_LAYOUT);
+    if (fresh) RETURN_IF_ERROR(lattio_stage_fill(g->s, 0, s, 1, (size_t)sb, slot->bytes));
+    slot->site = s;
     memcpy(dst, slot->bytes, (size_t)sb);
     slot->got += hi - lo;
     if (slot->got >= sb) slot->got = 0;
@@ -403,18 +406,16 @@ static int cut_take(agg *g, uint64_t s, uint64_t lo, uint64_t hi, unsigned char 
 }
 
 /* Writing: this rank's packed bytes [p0, p1) as whole sites into dst
- * (dst holds site p0 / sb first): sites cut by p0 or p1 through the table,
- * the others staged straight. */
+ * (dst holds site p0 / sb first): the first and last site through the
+ * table when p0 or p1 cuts them, the sites between staged straight. */
 static int gather(agg *g, uint64_t p0, uint64_t p1, unsigned char *dst)
 {
     uint64_t sb = g->l->site_bytes, s0 = p0 / sb, s1 = (p1 + sb - 1) / sb; /* sites [s0, s1) */
-    int cut0 = p0 % sb != 0, cut1 = p1 % sb != 0;
-    if (cut0 || (cut1 && s1 - 1 == s0)) {
-        uint64_t hi = (s0 + 1) * sb < p1 ? (s0 + 1) * sb : p1;
-        RETURN_IF_ERROR(cut_take(g, s0, p0, hi, dst));
-    }
-    if (cut1 && s1 - 1 > s0) RETURN_IF_ERROR(cut_take(g, s1 - 1, (s1 - 1) * sb, p1, dst + (s1 - 1 - s0) * sb));
-    uint64_t a = s0 + (cut0 || (cut1 && s1 - 1 == s0)), b = s1 - (cut1 && s1 - 1 > s0);
+    const int head = p0 % sb != 0 || (p1 % sb != 0 && s1 - 1 == s0); /* site s0 is cut */
+    const int tail = p1 % sb != 0 && s1 - 1 > s0;                     /* site s1 - 1 is cut */
+    if (head) RETURN_IF_ERROR(cut_take(g, s0, p0, (s0 + 1) * sb < p1 ? (s0 + 1) * sb : p1, dst));
+    if (tail) RETURN_IF_ERROR(cut_take(g, s1 - 1, (s1 - 1) * sb, p1, dst + (s1 - 1 - s0) * sb));
+    const uint64_t a = s0 + (uint64_t)head, b = s1 - (uint64_t)tail;
     return a < b ? lattio_stage_fill(g->s, 0, a, b - a, (size_t)sb, dst + (a - s0) * sb) : LATTIO_OK;
 }
 

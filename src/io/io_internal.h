@@ -185,9 +185,6 @@ int lattio_lattice_fits(const lattio_layout *l, uint64_t offset, uint64_t record
 /* Local.  The default file-domain alignment of f for two-phase I/O (see
  * lattio_fs_alignment), given the striping_unit hint (0: none). */
 uint64_t lattio_file_alignment(const lattio_file *f, uint64_t striping_unit);
-/* Local.  1 when packing is the identity (no ghosts, memory order = file
- * order): the caller's buffer holds this rank's sites in file order. */
-int lattio_packing_is_identity(const lattio_layout *l);
 
 /* Local.  1 when the MPI library is known to corrupt collective writes
  * (Open MPI with the OMPIO component) and LATTIO_TRUST_COLLECTIVE is not 1. */

@@ -41,7 +41,6 @@ void lattio_lanes_init(lattio_lanes *x, const lattio_stager *s, size_t site_byte
     x->buf = buf;
     x->block = s->block_sites && s->block_sites < n ? s->block_sites : (n ? n : 1);
     atomic_init(&x->next, 0);
-    x->rc[0] = x->rc[1] = LATTIO_OK;
     x->helper = 0;
 }
 
@@ -77,11 +76,11 @@ void lattio_lanes_start(lattio_lanes *x, int helper)
 
 int lattio_lanes_finish(lattio_lanes *x)
 {
-    x->rc[0] = take(x, 0);
-    if (x->helper) x->rc[1] = lattio_task_join(&x->task);
+    const int mine = take(x, 0);
+    const int theirs = x->helper ? lattio_task_join(&x->task) : LATTIO_OK;
     x->helper = 0;
-    RETURN_IF_ERROR(x->rc[0]);
-    return x->rc[1];
+    RETURN_IF_ERROR(mine);
+    return theirs;
 }
 
 /* Local: this rank's wish for a helper thread (see strategy.h). */

@@ -17,7 +17,6 @@ typedef struct lattio_move {
     lattio_file *f;
     const lattio_layout *l;  /* site_bytes: file bytes per site */
     uint64_t base;           /* absolute offset of the lattice's first byte */
-    uint64_t end;            /* reads: absolute end of the record (short-read status) */
     const lattio_stager *s;
     uint64_t naggs;          /* aggregate: default aggregators (0: one per rank) */
     int helper;              /* every rank agreed on a helper thread */
@@ -44,8 +43,8 @@ int lattio_stage_drain(const lattio_stager *s, int lane, uint64_t first, uint64_
 
 /* Local: stage sites [first, first + n) (fill when writing, drain when
  * reading) between the stager and `buf` in blocks of s->block_sites, which
- * this thread and, when `t` is non-NULL, the helper thread (started with
- * lattio_lanes_start) take in turn; see lanes.c. */
+ * this thread and, when lattio_lanes_start was told so, the helper thread
+ * take in turn; see lanes.c. */
 typedef struct lattio_lanes lattio_lanes;
 struct lattio_lanes {
     const lattio_stager *s;
@@ -54,9 +53,8 @@ struct lattio_lanes {
     uint64_t first, n, block;
     unsigned char *buf;
     _Atomic uint64_t next;
-    int rc[2];
     lattio_task task;
-    int helper;
+    int helper; /* the helper thread was started */
 };
 void lattio_lanes_init(lattio_lanes *x, const lattio_stager *s, size_t site_bytes, int writing,
                        uint64_t first, uint64_t n, unsigned char *buf);

@@ -79,16 +79,6 @@ int lattio_lattice_fits(const lattio_layout *l, uint64_t offset, uint64_t record
     return LATTIO_OK;
 }
 
-/* Packing is the identity when the buffer has no ghosts and its memory
- * order is the file order: the caller's buffer already holds the sites in
- * increasing file rank. */
-int lattio_packing_is_identity(const lattio_layout *l)
-{
-    for (int d = 0; d < l->ndims; d++)
-        if (l->halo_lo[d] || l->halo_hi[d] || l->mem_order[d] != l->file_order[d]) return 0;
-    return 1;
-}
-
 /* Local.  The strategy LATTIO_STRATEGY names (independent, collective,
  * aggregate, serial, auto); AUTO when unset or unknown. */
 static int strategy_from_environment(void)
@@ -213,21 +203,19 @@ static const lattio_strategy_ops *const strategies[] = {
 /* Local: where the lattice goes (writing: the open record) or comes from
  * (reading: the current record; a writer's open record for verification). */
 static int target(lattio_file *f, const lattio_layout *l, uint64_t offset, int writing,
-                  const lattio_stager *s, uint64_t *base, uint64_t *end)
+                  const lattio_stager *s, uint64_t *base)
 {
     RETURN_IF(!s || (!s->direct && !(writing ? s->fill != NULL : s->drain != NULL)), LATTIO_ERR_ARG);
     if (writing || f->mode != LATTIO_MODE_READ) {
         RETURN_IF_ERROR(lattio_record_writing(f));
         *base = f->rec_data;
-        *end = f->rec_data + f->rec_len;
         RETURN_IF(!writing && f->npending > 0, LATTIO_ERR_PENDING);
-        return lattio_lattice_fits(l, offset, f->rec_len, s->direct ? (const void *)s->direct : (const void *)s);
+        return lattio_lattice_fits(l, offset, f->rec_len, s); /* the stager stands for the buffer */
     }
     const lattio_record_info *r = lattio_current_record(f);
     RETURN_IF(!r, LATTIO_FAIL(LATTIO_ERR_STATE, "no current record"));
     *base = r->data_offset;
-    *end = r->data_offset + r->length;
-    return lattio_lattice_fits(l, offset, r->length, s->direct ? (const void *)s->direct : (const void *)s);
+    return lattio_lattice_fits(l, offset, r->length, s);
 }
 
 /* Collective.  The whole call: checks and choice (once), the strategy's
@@ -237,10 +225,10 @@ static int xfer(lattio_file *f, const lattio_layout *l, uint64_t offset, int par
 {
     RETURN_IF(!f, LATTIO_ERR_ARG);
     if (out) memset(out, 0, sizeof *out);
-    uint64_t base = 0, end = 0;
-    RETURN_IF_ERROR(same_lattice(f, l, target(f, l, offset, writing, s, &base, &end), partial));
+    uint64_t base = 0;
+    RETURN_IF_ERROR(same_lattice(f, l, target(f, l, offset, writing, s, &base), partial));
     int strategy = LATTIO_STRATEGY_INDEPENDENT;
-    lattio_move m = {.f = f, .l = l, .base = base + offset, .end = end, .s = s};
+    lattio_move m = {.f = f, .l = l, .base = base + offset, .s = s};
     RETURN_IF_ERROR(choose_strategy(f, l, writing, &strategy, &m.naggs));
     /* aggregate and serial write whole file windows, which a partial call
      * does not fill: its pieces go out independently (equal on every rank) */
