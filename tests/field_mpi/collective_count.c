@@ -86,10 +86,8 @@ typedef struct tally {
 static void run(int v, uint64_t staging, const char *window, int verify, tally *w, tally *r)
 {
     setenv("LATTIO_CB_BUFFER_SIZE", window, 1);
-    int grid[4];
-    fm_grid(v, mpitest_size, grid);
     lattio_layout l;
-    CHECK_OK(fm_layout(&l, fm_g, grid, mpitest_rank, 576, 1, 1));
+    CHECK_OK(fm_decomposed(&l, v, 1));
     double *local = fm_fill(&l, 72);
     lattio_field_desc d;
     fm_gauge_desc(&d, LATTIO_REAL_F64_NATIVE, LATTIO_REAL_F64_BE);

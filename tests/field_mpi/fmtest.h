@@ -142,6 +142,25 @@ static inline int fm_same_everywhere(int status)
 static const uint64_t fm_g[4] = {6, 4, 8, 10};
 #define FM_DATE "Mon Nov 23 04:00:00 2026 UTC"
 
+/* This rank's layout of the gauge field (576-byte sites) in decomposition
+ * `variant` (fm_grid), with halos and x slowest in memory when `odd`. */
+static inline int fm_decomposed(lattio_layout *l, int variant, int odd)
+{
+    int grid[4];
+    fm_grid(variant, mpitest_size, grid);
+    return fm_layout(l, fm_g, grid, mpitest_rank, 576, odd, odd);
+}
+
+/* The whole field of fm_g in global rank order (fm_value), 72 doubles
+ * per site; caller frees. */
+static inline double *fm_whole(void)
+{
+    const int one[4] = {1, 1, 1, 1};
+    lattio_layout l;
+    if (fm_layout(&l, fm_g, one, 0, 576, 0, 0) != LATTIO_OK) return NULL;
+    return fm_fill(&l, 72);
+}
+
 /* A gauge descriptor with a fixed date (files comparable byte for byte). */
 static inline void fm_gauge_desc(lattio_field_desc *d, int mem, int disk)
 {
@@ -185,7 +204,7 @@ static inline void fm_write_reference(const char *path, int mem, int disk)
         lattio_layout l;
         const size_t sz = mem == LATTIO_REAL_F32_NATIVE ? 4 : 8;
         CHECK_OK(fm_layout(&l, fm_g, one, 0, 72 * sz, 0, 0));
-        double *buf = fm_fill(&l, 72);
+        double *buf = fm_whole();
         if (mem == LATTIO_REAL_F32_NATIVE)
             lattio_convert_reals(buf, mem, buf, LATTIO_REAL_F64_NATIVE, (size_t)(l.global[0] *
                                  l.global[1] * l.global[2] * l.global[3] * 72));

@@ -51,15 +51,10 @@ static int write_case(int variant, int odd, uint64_t staging, int corrupt, int *
  * checksum verified. */
 static void read_back(int variant, int odd, uint64_t staging)
 {
-    int grid[4];
-    fm_grid(variant, mpitest_size, grid);
     lattio_layout l;
-    CHECK_OK(fm_layout(&l, fm_g, grid, mpitest_rank, 576, odd, odd));
+    CHECK_OK(fm_decomposed(&l, variant, odd));
     double *local = fm_buffer(&l);
-    const int one[4] = {1, 1, 1, 1};
-    lattio_layout all_l;
-    CHECK_OK(fm_layout(&all_l, fm_g, one, 0, 576, 0, 0));
-    double *all = fm_fill(&all_l, 72);
+    double *all = fm_whole();
     lattio_field_desc d;
     fm_gauge_desc(&d, LATTIO_REAL_F64_NATIVE, LATTIO_REAL_F64_BE);
     d.staging_bytes = staging;

@@ -65,10 +65,8 @@ static void set_env(const char *name, const char *value)
 /* One write in decomposition v (odd: halos and x slowest in memory). */
 static void one(int v, int odd, int f32, const unsigned char *img, size_t len, const char *label)
 {
-    int grid[4];
-    fm_grid(v, mpitest_size, grid);
     lattio_layout l;
-    CHECK_OK(fm_layout(&l, fm_g, grid, mpitest_rank, 576, odd, odd));
+    CHECK_OK(fm_decomposed(&l, v, odd));
     double *local = fm_fill(&l, 72);
     lattio_field_desc d;
     fm_gauge_desc(&d, LATTIO_REAL_F64_NATIVE, f32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE);
@@ -86,19 +84,16 @@ static void one(int v, int odd, int f32, const unsigned char *img, size_t len, c
     }
     free(local);
     /* read back in the next decomposition */
-    fm_grid((v + 2) % 5, mpitest_size, grid);
-    CHECK_OK(fm_layout(&l, fm_g, grid, mpitest_rank, 576, !odd, !odd));
+    CHECK_OK(fm_decomposed(&l, (v + 2) % 5, !odd));
     double *back = fm_buffer(&l);
     lattio_field_read_info info;
     fm_gauge_desc(&d, LATTIO_REAL_F64_NATIVE, 0);
     CHECK_OK(fm_read(MPI_COMM_WORLD, "p.lime", &d, &l, back, &info));
     CHECK_INT(info.checksum, LATTIO_CHECKSUM_VERIFIED);
-    const int one4[4] = {1, 1, 1, 1};
-    lattio_layout all_l;
-    CHECK_OK(fm_layout(&all_l, fm_g, one4, 0, 576, 0, 0));
-    double *all = fm_fill(&all_l, 72);
+    double *all = fm_whole();
+    const uint64_t vol = fm_g[0] * fm_g[1] * fm_g[2] * fm_g[3];
     if (f32)
-        for (uint64_t i = 0; i < lattio_layout_global_sites(&all_l) * 72; i++) all[i] = (double)(float)all[i];
+        for (uint64_t i = 0; i < vol * 72; i++) all[i] = (double)(float)all[i];
     CHECK_U64(fm_mismatches(&l, back, all, 72), 0);
     free(all);
     free(back);
