@@ -14,6 +14,9 @@
 int lattio_field_read_text(lattio_lime_reader *r, const lattio_record_info *recs, int i,
                            char **text, size_t *len);
 
+/* scidac_xml.c: now as QIO writes a record's date ("Tue Nov 24 10:00:00 2026 UTC"). */
+void lattio_field_date_now(char *out, size_t size);
+
 /* su3.c: links are 18 doubles (3x3 complex, row-major, re/im pairs).
  * Re tr(a b (d c)^dagger): the plaquette U_mu(x) U_nu(x+mu) U_mu(x+nu)^+
  * U_nu(x)^+ with a = U_mu(x), b = U_nu(x+mu), c = U_mu(x+nu), d = U_nu(x).
@@ -44,6 +47,8 @@ int lattio_field_set_head(int ildg, int file_header, lattio_set_record *out);
  * p) is told lane 0's phase changes (LATTIO_STAGE_*) when set.  The
  * signatures are those of lattio_stager (src/io/xfer.h). */
 enum { LATTIO_STAGE_CONVERT = 0, LATTIO_STAGE_CHECKSUM = 1 };
+/* What a stage sums: nothing, SciDAC's CRC sums, Qlua's SHA-256 sum. */
+enum { LATTIO_STAGE_SUM_NONE = 0, LATTIO_STAGE_SUM_SCIDAC = 1, LATTIO_STAGE_SUM_QLUA = 2 };
 
 typedef struct lattio_field_stage {
     const lattio_layout *l;
@@ -55,7 +60,15 @@ typedef struct lattio_field_stage {
     int sum_only;
     unsigned char *block[2];       /* per lane: block_sites sites of mem_fmt */
     uint64_t block_sites;
+    /* a window of each memory site: its reals [win_first, win_first +
+     * elements) of mem_elements (lattio_field_stage_window; default: all) */
+    uint64_t mem_elements, win_first;
+    /* what is summed (lattio_field_stage_checksum): the SciDAC sum of the
+     * sites' bytes in sum_fmt (default: as stored), or Qlua's SHA-256 sum */
+    int sum_kind, sum_fmt;
+    unsigned char *scratch[2];     /* per lane: block_sites sites in sum_fmt, when != disk_fmt */
     lattio_scidac_sum sum[2];      /* per lane */
+    lattio_qlua_sum qsum[2];       /* per lane */
     void (*phase)(void *ctx, int phase);
     void *phase_ctx;
 } lattio_field_stage;
@@ -67,5 +80,12 @@ int lattio_field_stage_fill(void *ctx, int lane, uint64_t first, uint64_t n, uns
 int lattio_field_stage_drain(void *ctx, int lane, uint64_t first, uint64_t n, const unsigned char *src);
 /* Both lanes' checksums combined. */
 lattio_scidac_sum lattio_field_stage_sum(const lattio_field_stage *st);
+lattio_qlua_sum lattio_field_stage_qlua_sum(const lattio_field_stage *st);
+/* Sum `kind` (LATTIO_STAGE_SUM_*) of the sites' bytes in format `fmt`
+ * (a file format of the disk precision; the default is SCIDAC as stored). */
+int lattio_field_stage_checksum(lattio_field_stage *st, int kind, int fmt);
+/* The memory sites hold mem_elements reals of which the file takes
+ * [first, first + elements) (e.g. one direction of a gauge field). */
+int lattio_field_stage_window(lattio_field_stage *st, uint64_t mem_elements, uint64_t first);
 
 #endif

@@ -45,9 +45,11 @@ int lattio_field_stage_init(lattio_field_stage *st, const lattio_layout *l, int 
     st->l = l;
     st->mem_fmt = mem_fmt;
     st->disk_fmt = disk_fmt;
-    st->elements = elements;
+    st->elements = st->mem_elements = elements;
     st->local = local;
     st->disk_site = (size_t)elements * lattio_real_size(disk_fmt);
+    st->sum_kind = LATTIO_STAGE_SUM_SCIDAC;
+    st->sum_fmt = disk_fmt;
     st->packed = lattio_layout_is_packed(l);
     st->block_sites = FUSE_BYTES / l->site_bytes ? FUSE_BYTES / l->site_bytes : 1;
     for (int i = 0; i < 2 && !st->packed; i++) {
@@ -57,17 +59,47 @@ int lattio_field_stage_init(lattio_field_stage *st, const lattio_layout *l, int 
     return LATTIO_OK;
 }
 
+int lattio_field_stage_checksum(lattio_field_stage *st, int kind, int fmt)
+{
+    RETURN_IF(lattio_real_size(fmt) != lattio_real_size(st->disk_fmt), LATTIO_ERR_ARG);
+    st->sum_kind = kind;
+    st->sum_fmt = fmt;
+    for (int i = 0; i < 2 && kind != LATTIO_STAGE_SUM_NONE && fmt != st->disk_fmt && !st->scratch[i]; i++) {
+        st->scratch[i] = lattio_malloc((size_t)st->block_sites * st->disk_site);
+        RETURN_IF(!st->scratch[i], LATTIO_FAIL(LATTIO_ERR_NOMEM, "checksum block"));
+    }
+    return LATTIO_OK;
+}
+
+int lattio_field_stage_window(lattio_field_stage *st, uint64_t mem_elements, uint64_t first)
+{
+    RETURN_IF(first > mem_elements || st->elements > mem_elements - first, LATTIO_ERR_ARG);
+    RETURN_IF(st->l->site_bytes != mem_elements * lattio_real_size(st->mem_fmt), LATTIO_ERR_ARG);
+    st->mem_elements = mem_elements;
+    st->win_first = first;
+    return LATTIO_OK;
+}
+
 void lattio_field_stage_free(lattio_field_stage *st)
 {
-    lattio_free(st->block[0]);
-    lattio_free(st->block[1]);
-    st->block[0] = st->block[1] = NULL;
+    for (int i = 0; i < 2; i++) {
+        lattio_free(st->block[i]);
+        lattio_free(st->scratch[i]);
+        st->block[i] = st->scratch[i] = NULL;
+    }
 }
 
 lattio_scidac_sum lattio_field_stage_sum(const lattio_field_stage *st)
 {
     lattio_scidac_sum s = st->sum[0];
     lattio_scidac_sum_combine(&s, &st->sum[1]);
+    return s;
+}
+
+lattio_qlua_sum lattio_field_stage_qlua_sum(const lattio_field_stage *st)
+{
+    lattio_qlua_sum s = st->qsum[0];
+    lattio_qlua_sum_combine(&s, &st->qsum[1]);
     return s;
 }
 
@@ -88,6 +120,45 @@ static uint64_t piece(const lattio_field_stage *st, uint64_t s, uint64_t end, ui
     return k;
 }
 
+/* The k file sites at `bytes` (disk format), global ranks from `rank` on,
+ * into lane's sum. */
+static int sum_piece(lattio_field_stage *st, int lane, const unsigned char *bytes, uint64_t k, uint64_t rank)
+{
+    if (st->sum_kind == LATTIO_STAGE_SUM_NONE) return LATTIO_OK;
+    phase(st, lane, LATTIO_STAGE_CHECKSUM);
+    if (st->sum_fmt != st->disk_fmt) {
+        RETURN_IF_ERROR(lattio_convert_reals(st->scratch[lane], st->sum_fmt, bytes, st->disk_fmt,
+                                             (size_t)(k * st->elements)));
+        bytes = st->scratch[lane];
+    }
+    if (st->sum_kind == LATTIO_STAGE_SUM_SCIDAC)
+        return lattio_scidac_sum_sites(&st->sum[lane], bytes, st->disk_site, k, rank);
+    uint64_t coord[LATTIO_MAX_DIMS];
+    const lattio_layout *l = st->l;
+    for (int i = l->ndims - 1; i >= 0; i--) { /* file order, the fastest last */
+        const uint64_t g = l->global[l->file_order[i]];
+        coord[i] = rank % g;
+        rank /= g;
+    }
+    return lattio_qlua_sum_sites(&st->qsum[lane], bytes, st->disk_site, k, l->ndims, coord);
+}
+
+/* Convert k sites between memory (the window of each) and disk bytes. */
+static int convert_sites(const lattio_field_stage *st, int to_disk, unsigned char *disk, unsigned char *mem,
+                         uint64_t k)
+{
+    if (st->mem_elements == st->elements)
+        return to_disk ? lattio_convert_reals(disk, st->disk_fmt, mem, st->mem_fmt, (size_t)(k * st->elements))
+                       : lattio_convert_reals(mem, st->mem_fmt, disk, st->disk_fmt, (size_t)(k * st->elements));
+    const size_t msz = lattio_real_size(st->mem_fmt);
+    for (uint64_t i = 0; i < k; i++) {
+        unsigned char *m = mem + i * st->l->site_bytes + st->win_first * msz, *d = disk + i * st->disk_site;
+        RETURN_IF_ERROR(to_disk ? lattio_convert_reals(d, st->disk_fmt, m, st->mem_fmt, (size_t)st->elements)
+                                : lattio_convert_reals(m, st->mem_fmt, d, st->disk_fmt, (size_t)st->elements));
+    }
+    return LATTIO_OK;
+}
+
 int lattio_field_stage_fill(void *ctx, int lane, uint64_t first, uint64_t n, unsigned char *dst)
 {
     lattio_field_stage *st = ctx;
@@ -95,16 +166,15 @@ int lattio_field_stage_fill(void *ctx, int lane, uint64_t first, uint64_t n, uns
     for (uint64_t s = first; s < first + n;) {
         uint64_t rank;
         const uint64_t k = piece(st, s, first + n, &rank);
-        const unsigned char *src = (const unsigned char *)st->local + s * msite;
+        unsigned char *src = (unsigned char *)st->local + s * msite;
         unsigned char *out = dst + (s - first) * st->disk_site;
         phase(st, lane, LATTIO_STAGE_CONVERT);
         if (!st->packed) {
             RETURN_IF_ERROR(lattio_layout_pack(st->l, st->local, s, k, st->block[lane]));
             src = st->block[lane];
         }
-        RETURN_IF_ERROR(lattio_convert_reals(out, st->disk_fmt, src, st->mem_fmt, (size_t)(k * st->elements)));
-        phase(st, lane, LATTIO_STAGE_CHECKSUM);
-        RETURN_IF_ERROR(lattio_scidac_sum_sites(&st->sum[lane], out, st->disk_site, k, rank));
+        RETURN_IF_ERROR(convert_sites(st, 1, out, src, k));
+        RETURN_IF_ERROR(sum_piece(st, lane, out, k, rank));
         s += k;
     }
     maybe_corrupt(dst, n, st->disk_site);
@@ -118,16 +188,18 @@ int lattio_field_stage_drain(void *ctx, int lane, uint64_t first, uint64_t n, co
     for (uint64_t s = first; s < first + n;) {
         uint64_t rank;
         const uint64_t k = piece(st, s, first + n, &rank);
-        const unsigned char *in = src + (s - first) * st->disk_site;
-        phase(st, lane, LATTIO_STAGE_CHECKSUM);
-        RETURN_IF_ERROR(lattio_scidac_sum_sites(&st->sum[lane], in, st->disk_site, k, rank));
+        unsigned char *in = (unsigned char *)src + (s - first) * st->disk_site;
+        RETURN_IF_ERROR(sum_piece(st, lane, in, k, rank));
         if (st->sum_only) {
             s += k;
             continue;
         }
         phase(st, lane, LATTIO_STAGE_CONVERT);
         unsigned char *out = st->packed ? (unsigned char *)st->local + s * msite : st->block[lane];
-        RETURN_IF_ERROR(lattio_convert_reals(out, st->mem_fmt, in, st->disk_fmt, (size_t)(k * st->elements)));
+        /* a window leaves the memory site's other reals as they are */
+        if (!st->packed && st->mem_elements != st->elements)
+            RETURN_IF_ERROR(lattio_layout_pack(st->l, st->local, s, k, st->block[lane]));
+        RETURN_IF_ERROR(convert_sites(st, 0, in, out, k));
         if (!st->packed) RETURN_IF_ERROR(lattio_layout_unpack(st->l, st->block[lane], s, k, st->local));
         s += k;
     }
