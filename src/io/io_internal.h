@@ -63,6 +63,8 @@ struct lattio_file {
     int nindex;
     int index_status;    /* why the index ends: ERR_EOF or a format error */
     int cur;             /* current record, -1 before the first */
+    int raw;             /* a region another format laid out is current (lattio_xfer_region) */
+    lattio_record_info raw_rec; /* reading: that region as a record without header */
     char **types;        /* writing: the distinct record types begun since open */
     int ntypes;
 };
@@ -151,6 +153,7 @@ int lattio_requests_finish(lattio_file *f);
 /* The current record of a file being read, NULL when there is none. */
 static inline const lattio_record_info *lattio_current_record(const lattio_file *f)
 {
+    if (f->raw) return &f->raw_rec;
     return f->cur >= 0 && f->cur < f->nindex ? &f->index[f->cur] : NULL;
 }
 

@@ -284,6 +284,42 @@ int lattio_xfer_select(lattio_file *f, uint64_t offset, uint64_t length)
     return LATTIO_FAIL(LATTIO_ERR_STATE, "binary record not indexed");
 }
 
+int lattio_xfer_region(lattio_file *f, uint64_t offset, uint64_t length)
+{
+    RETURN_IF(!f || f->borrowed || length > UINT64_MAX - offset, LATTIO_ERR_ARG);
+    if (f->mode == LATTIO_MODE_READ) {
+        memset(&f->raw_rec, 0, sizeof f->raw_rec);
+        f->raw_rec.offset = offset;
+        f->raw_rec.data_offset = offset;
+        f->raw_rec.length = length;
+        f->raw = 1;
+        return LATTIO_OK;
+    }
+    RETURN_IF_ERROR(f->failed ? LATTIO_ERR_STATE : LATTIO_OK);
+    RETURN_IF(f->in_record && !f->raw, LATTIO_FAIL(LATTIO_ERR_STATE, "record open"));
+    f->raw = 1;
+    f->in_record = 1;
+    f->rec_data = offset;
+    f->rec_len = length;
+    f->rec_written = f->rec_end = 0;
+    return LATTIO_OK;
+}
+
+void lattio_xfer_region_end(lattio_file *f)
+{
+    if (!f || !f->raw) return;
+    if (f->mode != LATTIO_MODE_READ) f->in_record = 0;
+    f->raw = 0;
+}
+
+uint64_t lattio_xfer_alignment(const lattio_file *f) { return lattio_file_alignment(f, f->opt.stripe_size); }
+
+const char *lattio_xfer_disk_name(const lattio_file *f)
+{
+    if (!f || f->borrowed) return NULL;
+    return f->tmp ? f->tmp : f->path;
+}
+
 int lattio_xfer_sync(lattio_file *f)
 {
     RETURN_IF_ERROR(lattio_agree(f->comm, f->npending > 0 ? LATTIO_ERR_PENDING : LATTIO_OK));

@@ -67,6 +67,18 @@ const char *lattio_xfer_path(const lattio_file *f);
 /* Local: make the indexed record whose header is at `offset` with payload
  * `length` current (ERR_STATE when there is none). */
 int lattio_xfer_select(lattio_file *f, uint64_t offset, uint64_t length);
+/* Local.  Raw bytes another format's library laid out (an HDF5 dataset's
+ * storage): make the payload region [offset, offset + length) of the file
+ * what lattio_xfer_write / _read address, as a record without a LIME
+ * header (writing: no record may be open; end it with
+ * lattio_xfer_region_end before closing or the next region). */
+int lattio_xfer_region(lattio_file *f, uint64_t offset, uint64_t length);
+void lattio_xfer_region_end(lattio_file *f);
+/* Local: the name the file has on disk while open (the temporary name of a
+ * CREATE file before its rename, else the path; NULL for attached files). */
+const char *lattio_xfer_disk_name(const lattio_file *f);
+/* Local: the file-domain alignment of f (lattio_open's striping rule). */
+uint64_t lattio_xfer_alignment(const lattio_file *f);
 /* Local: f holds a record of `type` (present at open or begun since). */
 int lattio_file_has_type(const lattio_file *f, const char *type);
 /* Collective: every rank's writes visible to every rank's reads
