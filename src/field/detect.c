@@ -36,11 +36,13 @@ static int classify(const unsigned char *h, size_t got, uint64_t size, int *form
     else if (got >= 12 && memcmp(h, "BEGIN_HEADER", 12) == 0) *format = LATTIO_GAUGE_NERSC;
     else if (got >= 4 && (lattio_load_be32(h) == MILC_MAGIC || load_le32(h) == MILC_MAGIC))
         *format = LATTIO_GAUGE_MILC;
+    else if (got >= 8 && memcmp(h, "\x89HDF\r\n\x1a\n", 8) == 0)
+        *format = LATTIO_GAUGE_HDF5;
     else if (got >= 24 && gauge_openqcd_header(h, size, NULL) == LATTIO_OK)
         *format = LATTIO_GAUGE_OPENQCD;
     else
         return LATTIO_FAIL(LATTIO_ERR_UNKNOWN_FORMAT,
-                           "no LIME magic, NERSC header, MILC magic or openQCD header");
+                           "no LIME magic, NERSC header, MILC magic, HDF5 signature or openQCD header");
     return LATTIO_OK;
 }
 

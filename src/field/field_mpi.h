@@ -11,6 +11,10 @@ int lattio_field_is_gauge_kind(int kind);
 /* Local: the layout's sites are the descriptor's elements in memory format. */
 int lattio_field_check_memory(const lattio_field_desc *d, const lattio_layout *l, const void *local);
 
+/* Local: the metadata of the field d describes (disk precision from
+ * d->disk_format, dims x fastest; strings point into d or static text). */
+void lattio_field_describe(lattio_field_info *fi, const lattio_field_desc *d, const lattio_layout *l);
+
 /* One field transfer's pipeline: the staging of the caller's buffer, the
  * file's view of the same box (file bytes per site, no ghosts) and the
  * stager handed to lattio_xfer_*. */

@@ -85,36 +85,6 @@ static int check_write_desc(const lattio_field_desc *d, const lattio_layout *l,
     return LATTIO_OK;
 }
 
-/* Local: the metadata of the field to write (strings point into d). */
-static void describe(lattio_field_info *fi, const lattio_field_desc *d, const lattio_layout *l)
-{
-    static const char *const file_xml =
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>written by lattio</info>";
-    static const char *const record_xml =
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>lattice field</info>";
-    memset(fi, 0, sizeof *fi);
-    const int prec = d->disk_format == LATTIO_REAL_F32_BE ? 32 : 64;
-    fi->kind = d->kind;
-    fi->nd = l->ndims;
-    for (int i = 0; i < l->ndims; i++) fi->dims[i] = l->global[l->file_order[l->ndims - 1 - i]];
-    fi->volume = lattio_layout_global_sites(l);
-    fi->precision = prec;
-    fi->precision_code = prec == 32 ? 'F' : 'D';
-    if (d->datatype) snprintf(fi->datatype, sizeof fi->datatype, "%s", d->datatype);
-    else if (lattio_field_is_gauge_kind(d->kind))
-        snprintf(fi->datatype, sizeof fi->datatype, "USQCD_%c3_ColorMatrix", fi->precision_code);
-    else snprintf(fi->datatype, sizeof fi->datatype, "lattio_%c_real", fi->precision_code);
-    if (d->date) snprintf(fi->date, sizeof fi->date, "%s", d->date);
-    strcpy(fi->record_version, "1.1");
-    fi->colors = d->colors;
-    fi->spins = d->spins;
-    fi->datacount = d->datacount;
-    fi->typesize = d->elements / d->datacount * (uint64_t)(prec / 8);
-    fi->lfn = (char *)(d->lfn ? d->lfn : "lattio");
-    fi->file_xml = (char *)(d->file_xml ? d->file_xml : file_xml);
-    fi->record_xml = (char *)(d->record_xml ? d->record_xml : record_xml);
-}
-
 /* Collective: one metadata record of the set (rank 0's payload). */
 static int put_record(lattio_file *f, const lattio_field_info *fi, int rec, int mb, int me)
 {
@@ -145,7 +115,7 @@ static int field_write(lattio_file *f, const lattio_field_desc *d, const lattio_
 {
     RETURN_IF_ERROR(lattio_xfer_agree(f, check_write_desc(d, l, local)));
     lattio_field_info fi;
-    describe(&fi, d, l);
+    lattio_field_describe(&fi, d, l);
     const int ildg = d->kind == LATTIO_FIELD_ILDG_GAUGE;
     RETURN_IF_ERROR(put_metadata(f, &fi, ildg));
     lattio_field_pipe p;

@@ -211,17 +211,17 @@ int gauge_out_close(gauge_out *o, int ok)
 
 /* --- public entry points -------------------------------------------------- */
 
-static const char *const format_names[] = {"unknown", "ildg", "scidac", "nersc", "milc", "openqcd"};
+static const char *const format_names[] = {"unknown", "ildg", "scidac", "nersc", "milc", "openqcd", "hdf5"};
 
 const char *lattio_gauge_format_name(int format)
 {
-    if (format < 1 || format > LATTIO_GAUGE_OPENQCD) return format_names[0];
+    if (format < 1 || format > LATTIO_GAUGE_HDF5) return format_names[0];
     return format_names[format];
 }
 
 int lattio_gauge_format_from_name(const char *name)
 {
-    for (int f = 1; name && f <= LATTIO_GAUGE_OPENQCD; f++)
+    for (int f = 1; name && f <= LATTIO_GAUGE_HDF5; f++)
         if (strcmp(name, format_names[f]) == 0) return f;
     return LATTIO_GAUGE_UNKNOWN;
 }
@@ -258,6 +258,10 @@ int lattio_gauge_read(const char *path, lattio_gauge_info *info, double **u)
     int format;
     RETURN_IF_ERROR(lattio_gauge_detect(path, &format));
     info->format = format;
+    if (format == LATTIO_GAUGE_HDF5) {
+        snprintf(info->problem, sizeof info->problem, "an HDF5 file: read it with lattio_h5_read (MPI)");
+        return LATTIO_FAIL(LATTIO_ERR_UNSUPPORTED, "HDF5 needs the MPI library");
+    }
     int rc = format == LATTIO_GAUGE_ILDG ? gauge_lime_read(path, info, u)
                                          : read_plain(path, format, info, u);
     if (rc != LATTIO_OK && rc != LATTIO_ERR_CHECKSUM) {

@@ -31,7 +31,7 @@ static int put_private_file(lattio_strbuf *sb, const lattio_field_info *fi)
 }
 
 /* QIO's date: asctime() of UTC followed by " UTC". */
-static void utc_now(char *out, size_t size)
+void lattio_field_date_now(char *out, size_t size)
 {
     const time_t now = time(NULL);
     struct tm tm;
@@ -46,7 +46,7 @@ static int put_private_record(lattio_strbuf *sb, const lattio_field_info *fi)
     const int v10 = strcmp(fi->record_version, "1.0") == 0; /* old style: globaldata */
     char date[LATTIO_FIELD_TEXT_MAX];
     if (fi->date[0]) memcpy(date, fi->date, sizeof date);
-    else utc_now(date, sizeof date);
+    else lattio_field_date_now(date, sizeof date);
     lattio_strbuf_puts(sb, XML_DECL "<scidacRecord>");
     lattio_xml_put_element(sb, "version", v10 ? "1.0" : "1.1");
     lattio_xml_put_element(sb, "date", date);
