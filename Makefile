@@ -11,6 +11,7 @@ all: build
 
 deps:
 	@sh scripts/install-deps.sh base
+	@sh scripts/python-deps.sh $(BUILD)/pyenv
 
 $(BUILD)/CMakeCache.txt:
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)

@@ -54,6 +54,7 @@ extern "C" {
  *   -400 .. -499  MPI
  *   -500 .. -599  disagreement between ranks
  *   -600 .. -699  task-local container
+ *   -700 .. -799  HDF5 files
  */
 #define LATTIO_STATUS_TABLE(X)                                                          \
     X(OK, 0, "success")                                                                 \
@@ -125,7 +126,12 @@ extern "C" {
     X(ERR_CONTAINER_CHUNK, -605, "chunk trailer missing or inconsistent")               \
     X(ERR_CONTAINER_FILES, -606, "physical files of the container inconsistent")      \
     X(ERR_CONTAINER_MEMBER, -607, "a physical file of a multi-file container is missing") \
-    X(ERR_CONTAINER_CHECKSUM, -608, "container data fails its CRC-32 (chunk or stream)")
+    X(ERR_CONTAINER_CHECKSUM, -608, "container data fails its CRC-32 (chunk or stream)") \
+    X(ERR_HDF5, -700, "the HDF5 library failed (its message in lattio_last_detail)")    \
+    X(ERR_HDF5_UNAVAILABLE, -701, "lattio was built without HDF5 (-DLATTIO_HDF5=OFF)") \
+    X(ERR_HDF5_NOT_FOUND, -702, "no such object in the HDF5 file")                     \
+    X(ERR_HDF5_LAYOUT, -703, "HDF5 object is not a lattice field lattio knows (type, shape)") \
+    X(ERR_HDF5_ATTRIBUTE, -704, "HDF5 checksum or metadata attribute malformed")
 
 typedef enum lattio_status {
 #define LATTIO_X_ENUM(name, value, msg) LATTIO_##name = (value),
@@ -646,6 +652,26 @@ int lattio_scidac_sum_global(lattio_scidac_sum *sum, const void *data, size_t n)
 /* into ^= part (both words).  NULL arguments are ignored. */
 void lattio_scidac_sum_combine(lattio_scidac_sum *into, const lattio_scidac_sum *part);
 
+/* Qlua's lattice checksum (its HDF5 ".sha256" attribute): for every site,
+ * SHA-256 of le64(nd), le64(c_0) ... le64(c_{nd-1}) (the site's global
+ * coordinates in the dataset's dimension order, slowest first: x, y, z, t
+ * for Qlua's [Lx][Ly][Lz][Lt]) and the site's reals as little-endian IEEE
+ * numbers; the 32-byte digests of all sites XORed together, so partial
+ * sums combine by XOR in any order.  SHA-256 is OpenSSL's (libcrypto). */
+typedef struct lattio_qlua_sum {
+    unsigned char x[32];
+} lattio_qlua_sum;
+
+/* XOR into *sum the digests of `nsites` sites of `site_bytes` bytes each
+ * (already little-endian), consecutive along the fastest dimension: site i
+ * has coordinates coord[0..nd-2] and coord[nd-1] + i (nd in 1..16).
+ * Errors: ERR_ARG, ERR_NOMEM (no digest context). */
+int lattio_qlua_sum_sites(lattio_qlua_sum *sum, const void *sites, size_t site_bytes,
+                          uint64_t nsites, int nd, const uint64_t *coord);
+
+/* into ^= part.  NULL arguments are ignored. */
+void lattio_qlua_sum_combine(lattio_qlua_sum *into, const lattio_qlua_sum *part);
+
 /* --- conversion kernels (src/core/convert.c; local, thread-safe) -------- */
 
 /* Representations of a real number.  Files store big-endian (BE). */
@@ -843,10 +869,12 @@ enum lattio_gauge_format {
     LATTIO_GAUGE_SCIDAC = 2,  /* LIME: SciDAC ColorMatrix field in scidac-binary-data */
     LATTIO_GAUGE_NERSC = 3,   /* NERSC archive, 4D_SU3_GAUGE or 4D_SU3_GAUGE_3x3 */
     LATTIO_GAUGE_MILC = 4,    /* MILC version 5 binary (magic 20103) */
-    LATTIO_GAUGE_OPENQCD = 5  /* openQCD export format */
+    LATTIO_GAUGE_OPENQCD = 5, /* openQCD export format */
+    LATTIO_GAUGE_HDF5 = 6     /* HDF5 (QDP++ or Qlua layout): detected here, read and
+                                 written by lattio_h5_read / _write (MPI library) only */
 };
 
-/* "ildg", "scidac", "nersc", "milc", "openqcd"; "unknown" otherwise. */
+/* "ildg", "scidac", "nersc", "milc", "openqcd", "hdf5"; "unknown" otherwise. */
 const char *lattio_gauge_format_name(int format);
 /* The format of a name above; LATTIO_GAUGE_UNKNOWN for any other string. */
 int lattio_gauge_format_from_name(const char *name);
@@ -1447,6 +1475,118 @@ typedef struct lattio_field_read_info {
 int lattio_field_read(lattio_file *f, int index, const lattio_field_desc *d,
                       const lattio_layout *l, void *local, lattio_field_read_info *info);
 
+
+/* ------------------------------------------------------------------------ */
+/* HDF5 lattice fields (MPI; parallel HDF5), src/hdf5                      */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A field of lattio_field_desc as an HDF5 dataset, through the same field
+ * pipeline as LIME records (packing, conversion, checksums, the MPI layer's
+ * strategies).  Two layouts (docs/format.md):
+ *  - LATTIO_H5_QDP (QDP++/Chroma): dims in file order, slowest first ([Lt][Lz]
+ *    [Ly][Lx] for file_order {t,z,y,x}), native little-endian reals; a gauge
+ *    field is [..][4] of the committed .ColorMatrix{Float,Double}3, 288 reals
+ *    per site (a propagator) [..] of .Propagator{Float,Double}3, other fields
+ *    [..][elements] of reals.  Metadata as attributes: file_xml, record_xml,
+ *    ildg_data_lfn, scidac_datatype, scidac_date (strings), scidac_colors,
+ *    scidac_spins, scidac_datacount (integers) and the SciDAC checksum of
+ *    the big-endian bytes, suma and sumb (so a field converted from LIME
+ *    keeps its records and checksum).
+ *  - LATTIO_H5_QLUA (Qlua): dims reversed ([Lx][Ly][Lz][Lt]), big-endian
+ *    types; a gauge field is a group of datasets "0".."3" (one direction
+ *    each, .ColorMatrixDouble3 / Float3); other fields of 1, 2, 6, 18, 24 or
+ *    288 reals per site are LatticeReal, LatticeComplex, LatticeColorVector,
+ *    LatticeColorMatrix, LatticeDiracFermion, LatticeDiracPropagator.  Each
+ *    dataset carries .kind, .sha256 (lattio_qlua_sum) and .time.
+ * Targets are "FILE:/PATH/IN/FILE" (a bare FILE: the path "/lattice").
+ */
+enum lattio_h5_layout { LATTIO_H5_AUTO = 0, LATTIO_H5_QDP = 1, LATTIO_H5_QLUA = 2 };
+enum lattio_h5_transport {
+    LATTIO_H5_TRANSPORT_AUTO = 0,   /* lattio's pipeline at the dataset's offset when the
+                                       dataset is contiguous, else HDF5's */
+    LATTIO_H5_TRANSPORT_LATTIO = 1, /* the MPI layer's strategies write and read the raw
+                                       bytes of a contiguous dataset (HDF5 lays it out) */
+    LATTIO_H5_TRANSPORT_HDF5 = 2    /* collective H5Dwrite / H5Dread of each rank's
+                                       slabs, in the file's type (no HDF5 conversion) */
+};
+
+typedef struct lattio_h5_options {
+    int layout;         /* writing: QDP (AUTO) or QLUA; reading: AUTO detects, else required */
+    int transport;      /* enum lattio_h5_transport */
+    int append;         /* writing: add the field to the file at FILE (copied to a temporary
+                           name, written, renamed) instead of replacing it; the object must
+                           not exist (ERR_HDF5) */
+    int chunked;        /* writing: chunks equal to rank 0's box (then the HDF5 transport) */
+    uint64_t alignment; /* writing: H5Pset_alignment of objects >= 64 KiB (0: the stripe
+                           size hint, else the file system's block rule of lattio_open) */
+    const lattio_options *file; /* hints, durable, strategy (NULL: defaults) */
+} lattio_h5_options;
+
+/* Local.  Defaults: QDP, AUTO transport, replace, contiguous. */
+void lattio_h5_options_default(lattio_h5_options *o);
+
+/* What an HDF5 call did, beyond lattio_field_{write,read}_info. */
+typedef struct lattio_h5_info {
+    int layout;                   /* LATTIO_H5_QDP or _QLUA */
+    int transport;                /* LATTIO_H5_TRANSPORT_LATTIO or _HDF5 */
+    uint32_t no_collective_cause; /* HDF5 transport: H5Pget_mpio_no_collective_cause's global
+                                     value of the last transfer (0: collective) */
+    int ndatasets;                /* datasets moved (4 for a Qlua gauge field) */
+    lattio_qlua_sum sha256[4];    /* Qlua: each dataset's sum (computed) */
+} lattio_h5_info;
+
+/* Collective.  Write the field (descriptor and layout as lattio_field_write:
+ * d->disk_format gives the precision, the layout the byte order) to
+ * `target`.  A new file is written under a temporary name and renamed when
+ * every rank succeeded; with o->append the existing file is copied first,
+ * so a failed or killed writer leaves FILE as it was (the object must not
+ * exist yet).  d->verify re-reads the data (a split differing from the
+ * writer's) and compares checksums; d->verify_retries rewrites.  Errors:
+ * those of lattio_field_write, ERR_HDF5 (the library's message in
+ * lattio_last_detail), ERR_HDF5_UNAVAILABLE.  `out`, `h5` may be NULL. */
+int lattio_h5_write(MPI_Comm comm, const char *target, const lattio_field_desc *d,
+                    const lattio_layout *l, const void *local, const lattio_h5_options *o,
+                    lattio_field_write_info *out, lattio_h5_info *h5);
+
+/* Collective.  Read the field at `target` (layout detected unless
+ * o->layout says; any float/double compound of r,i or re,im, either byte
+ * order, contiguous or chunked) into `local` (d->mem_format, d->elements
+ * reals per site, any decomposition, halos, part of the lattice).  The
+ * stored checksum (suma/sumb, .sha256) is compared when the ranks read the
+ * whole lattice: ERR_CHECKSUM on every rank when it differs.  info->field
+ * receives the metadata (free with lattio_field_info_free).  Errors:
+ * ERR_HDF5_NOT_FOUND, ERR_HDF5_LAYOUT (not a field; shape or type),
+ * ERR_FIELD_DIMS, ERR_FIELD_LENGTH, ERR_HDF5_ATTRIBUTE, ERR_CHECKSUM,
+ * ERR_NO_CHECKSUM (d->require_checksum), ERR_HDF5, ERR_HDF5_UNAVAILABLE.
+ * `info`, `h5` may be NULL. */
+int lattio_h5_read(MPI_Comm comm, const char *target, const lattio_field_desc *d,
+                   const lattio_layout *l, void *local, const lattio_h5_options *o,
+                   lattio_field_read_info *info, lattio_h5_info *h5);
+
+/* One field found in an HDF5 file (lattio_h5_list). */
+typedef struct lattio_h5_entry {
+    char path[256];          /* object path in the file */
+    int layout;              /* LATTIO_H5_QDP / _QLUA */
+    int gauge;               /* 1: an SU(3) gauge field (72 reals per site, 4-D) */
+    int nd;                  /* lattice dimensions */
+    uint64_t dims[LATTIO_MAX_DIMS]; /* x fastest, as lattio_field_info */
+    uint64_t elements;       /* reals per site */
+    int precision;           /* 32 or 64 */
+    int big_endian;          /* file byte order */
+    int checksum;            /* 1 SciDAC suma/sumb, 2 Qlua .sha256, 0 none */
+} lattio_h5_entry;
+
+/* Collective.  The lattice fields in HDF5 file `path` (datasets whose type
+ * is reals or r,i compounds, with 4 lattice dimensions unless nd > 0 says
+ * otherwise, and Qlua gauge groups), in name order: up to max entries into
+ * out, their number in *count.  Errors: ERR_OPEN (not an HDF5 file), ERR_HDF5. */
+int lattio_h5_list(MPI_Comm comm, const char *path, int nd, lattio_h5_entry *out, int max,
+                   int *count);
+
+/* Local.  1 when the file at path starts with the HDF5 signature (at 0,
+ * 512, 1024, ...), 0 when not or unreadable. */
+int lattio_h5_is_hdf5(const char *path);
 
 /* Collective on `comm`.  Plaquette, link trace and unitarity of a 4-D SU(3)
  * gauge field distributed as layout l describes (native doubles, 72 per

@@ -1,0 +1,109 @@
+/* h5_internal.h -- the HDF5 format beside LIME: what the files of
+ * src/hdf5 share.  HDF5 lays a field's datasets out; the field pipeline
+ * (src/field/field_mpi.h) and the MPI layer's one door (src/io/xfer.h)
+ * move, convert and checksum the bytes, or hand them to collective
+ * H5Dwrite / H5Dread in the file's own type (h5_move.c). */
+#ifndef LATTIO_H5_INTERNAL_H
+#define LATTIO_H5_INTERNAL_H
+
+#include "field/field_mpi.h"
+
+#include <hdf5.h>
+
+/* --- h5_util.c ------------------------------------------------------------ */
+
+/* A public call's HDF5 error printing is off (restored at the end). */
+typedef struct lattio_h5_quiet {
+    H5E_auto2_t fn;
+    void *data;
+} lattio_h5_quiet;
+void lattio_h5_quiet_begin(lattio_h5_quiet *q);
+void lattio_h5_quiet_end(const lattio_h5_quiet *q);
+
+/* Return `status`, with HDF5's innermost message on its error stack as
+ * lattio_last_detail ("what: message"). */
+int lattio_h5_fail(int status, const char *what);
+/* H5Fopen failed: ERR_TRUNCATED_PAYLOAD when HDF5 says the file ends
+ * before its stored end, else ERR_HDF5. */
+int lattio_h5_open_fail(void);
+/* `id` < 0 (an HDF5 call failed): lattio_h5_fail(ERR_HDF5, what). */
+#define H5_CHECK(id, what) ((id) < 0 ? lattio_h5_fail(LATTIO_ERR_HDF5, (what)) : LATTIO_OK)
+
+/* "FILE:/PATH" into a file name and an object path (lattio_malloc'd). */
+int lattio_h5_split(const char *target, char **file, char **object);
+
+/* File access: MPI-IO on comm with collective metadata operations and
+ * writes, alignment (0: none) of objects of at least 64 KiB. */
+hid_t lattio_h5_fapl(MPI_Comm comm, uint64_t alignment);
+/* Collective transfers. */
+hid_t lattio_h5_dxpl(void);
+
+/* Attributes of an object: scalar strings (UTF-8), unsigned 32-bit and
+ * signed 64-bit integers, a byte array of 32.  _get of a missing
+ * attribute: ERR_NOT_FOUND; of a malformed one ERR_HDF5_ATTRIBUTE. */
+int lattio_h5_put_string(hid_t obj, const char *name, const char *value);
+int lattio_h5_put_u32(hid_t obj, const char *name, uint32_t v, int big_endian);
+int lattio_h5_put_i64(hid_t obj, const char *name, int64_t v, int big_endian);
+int lattio_h5_put_bytes32(hid_t obj, const char *name, const unsigned char *v, int big_endian);
+int lattio_h5_get_string(hid_t obj, const char *name, char **value);
+int lattio_h5_get_u32(hid_t obj, const char *name, uint32_t *v);
+int lattio_h5_get_i64(hid_t obj, const char *name, int64_t *v);
+int lattio_h5_get_bytes32(hid_t obj, const char *name, unsigned char *v);
+int lattio_h5_has_attr(hid_t obj, const char *name);
+
+/* --- h5_types.c ----------------------------------------------------------- */
+
+/* The dataset a field becomes (writing) or is (reading). */
+typedef struct lattio_h5_shape {
+    int layout;                       /* LATTIO_H5_QDP / _QLUA */
+    int rank;                         /* dataset dimensions: nd lattice + trailing */
+    hsize_t dims[LATTIO_MAX_DIMS + 4];
+    uint64_t reals;                   /* reals per site of this dataset */
+    int fmt;                          /* file real format (LATTIO_REAL_F*_LE / _BE) */
+    const char *kind;                 /* Qlua's .kind (writing) */
+} lattio_h5_shape;
+
+/* Local.  The type of a file's dataset: reals per element and their format
+ * (IEEE floats, compounds of two named r,i or re,im, arrays of these).
+ * ERR_HDF5_LAYOUT otherwise. */
+int lattio_h5_type_reals(hid_t type, uint64_t *reals, int *fmt);
+/* Collective (metadata).  The dataset type of a field of `reals` reals per
+ * site (72 with `gauge`: a colour-matrix element per direction, Qlua: per
+ * dataset 18) in `layout` and precision `bits`: committed at the file's
+ * root under QDP++'s / Qlua's names where the file has none of that name
+ * (an existing type of the name that differs is left alone and the
+ * dataset gets its own).  Sets shape->rank's trailing dims from dims[nd]
+ * on, shape->kind.  file < 0: the same type, all transient (a memory type
+ * equal to the file's).  The caller closes the returned type. */
+hid_t lattio_h5_make_type(hid_t file, int layout, int gauge, uint64_t reals, int bits, int colors,
+                          lattio_h5_shape *shape, int nd);
+
+/* --- h5_move.c ------------------------------------------------------------ */
+
+/* One dataset's transfer through the field pipe: the layout of the file's
+ * sites (file order of the dataset), the window of each memory site. */
+typedef struct lattio_h5_move {
+    lattio_file *f;            /* the lattio file (raw regions of the dataset's bytes) */
+    hid_t dset;                /* HDF5 transport: the open dataset; else -1 */
+    hid_t mtype;               /* its memory type (the file's, transient); -1: H5Dget_type */
+    uint64_t offset;           /* lattio transport: the dataset's byte offset */
+    const lattio_field_desc *d;
+    const lattio_layout *l;    /* memory layout, file_order of the dataset */
+    int fmt;                   /* file real format */
+    uint64_t elements;         /* reals per site in this dataset */
+    uint64_t win_first;        /* first of them in each memory site */
+    int sum_kind;              /* LATTIO_STAGE_SUM_* */
+    int partial;               /* reading a part of the lattice */
+    uint32_t no_coll;          /* HDF5 transport: no-collective cause of the last transfer */
+    lattio_scidac_sum sum;     /* computed, XOR over ranks */
+    lattio_qlua_sum qsum;
+    uint64_t rounds;
+    int threaded;
+} lattio_h5_move;
+
+/* Collective.  Write / read the dataset's bytes (sums in m->sum / qsum on
+ * every rank); writing verifies when m->d->verify. */
+int lattio_h5_move_write(lattio_h5_move *m, void *local);
+int lattio_h5_move_read(lattio_h5_move *m, void *local);
+
+#endif

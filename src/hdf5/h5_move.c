@@ -1,0 +1,196 @@
+/* h5_move.c -- one dataset's bytes through the field pipe.  The lattio
+ * transport hands the pipe's stager to the MPI layer's one door
+ * (lattio_xfer_*) on the raw region HDF5 allocated for a contiguous
+ * dataset: the strategies, staging, helper thread and checksums of LIME
+ * records, unchanged.  The HDF5 transport (chunked datasets, and on
+ * request) moves the same staged bytes with collective H5Dwrite / H5Dread
+ * of each rank's slabs in the dataset's own type, so HDF5 converts nothing
+ * and stays collective; ranks out of slabs join with empty selections. */
+#include "h5_internal.h"
+
+#include <string.h>
+
+/* The format the sums read: Qlua's little-endian, SciDAC's big-endian. */
+static int sum_format(int kind, int fmt)
+{
+    const int f32 = lattio_real_size(fmt) == 4;
+    if (kind == LATTIO_STAGE_SUM_QLUA) return f32 ? LATTIO_REAL_F32_LE : LATTIO_REAL_F64_LE;
+    return f32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE;
+}
+
+/* Local: the pipe of this dataset over memory layout l (NULL local with
+ * sum_only: checksums of the file's bytes). */
+static int pipe_for(const lattio_h5_move *m, const lattio_layout *l, lattio_field_pipe *p, void *local,
+                    int sum_only)
+{
+    lattio_field_desc d = *m->d;
+    d.elements = m->elements;
+    memset(p, 0, sizeof *p);
+    RETURN_IF_ERROR(lattio_field_pipe_init(p, m->f, &d, l, m->fmt, local));
+    if (!sum_only && m->elements != m->d->elements)
+        RETURN_IF_ERROR(lattio_field_stage_window(&p->st, m->d->elements, m->win_first));
+    RETURN_IF_ERROR(lattio_field_stage_checksum(&p->st, m->sum_kind, sum_format(m->sum_kind, m->fmt)));
+    p->st.sum_only = sum_only;
+    return LATTIO_OK;
+}
+
+/* Collective: XOR of every rank's sums into m. */
+static int reduce_sums(lattio_h5_move *m, const lattio_field_stage *st)
+{
+    MPI_Comm comm = lattio_xfer_comm(m->f);
+    m->sum = lattio_field_stage_sum(st);
+    RETURN_IF_ERROR(lattio_field_xor_sum(comm, &m->sum));
+    lattio_qlua_sum q = lattio_field_stage_qlua_sum(st);
+    return lattio_xfer_mpi(MPI_Allreduce(q.x, m->qsum.x, 32, MPI_UNSIGNED_CHAR, MPI_BXOR, comm), "sha256 sum");
+}
+
+/* --- the HDF5 transport -------------------------------------------------------- */
+
+/* Select chunk q of plan (this rank's box l in file order) in the file
+ * space fs (the dataset's trailing dimensions whole), or nothing. */
+static int select_chunk(hid_t fs, const lattio_slab_plan *pl, const lattio_layout *l, uint64_t first, uint64_t n)
+{
+    if (n == 0) return H5Sselect_none(fs) < 0 ? -1 : 0;
+    hsize_t start[H5S_MAX_RANK] = {0}, count[H5S_MAX_RANK], dims[H5S_MAX_RANK];
+    const int rank = H5Sget_simple_extent_dims(fs, dims, NULL);
+    if (rank < l->ndims) return -1;
+    uint64_t s = first;
+    for (int i = pl->nd - 1; i >= 0; i--) {
+        start[i] = l->lo[l->file_order[i]] + s % pl->c[i];
+        s /= pl->c[i];
+        count[i] = i < pl->k ? 1 : i == pl->k ? n / pl->inner : pl->c[i];
+    }
+    for (int i = l->ndims; i < rank; i++) count[i] = dims[i];
+    return H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ? -1 : 0;
+}
+
+/* Collective: every rank's slabs of p->fl through H5Dwrite / H5Dread. */
+static int hdf5_rounds(lattio_h5_move *m, lattio_field_pipe *p, int writing)
+{
+    MPI_Comm comm = lattio_xfer_comm(m->f);
+    lattio_slab_plan pl;
+    lattio_slab_plan_make(&pl, &p->fl, p->s.staging_sites);
+    uint64_t rounds = 0;
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Allreduce(&pl.nchunks, &rounds, 1, MPI_UINT64_T, MPI_MAX, comm), "rounds"));
+    const size_t site = p->st.disk_site;
+    unsigned char *buf = lattio_malloc(pl.max_sites ? (size_t)pl.max_sites * site : 1);
+    /* the memory type is the file's: HDF5 converts nothing */
+    hid_t type = m->mtype >= 0 ? H5Tcopy(m->mtype) : H5Dget_type(m->dset);
+    hid_t fs = H5Dget_space(m->dset), dxpl = lattio_h5_dxpl();
+    int rc = !buf ? LATTIO_FAIL(LATTIO_ERR_NOMEM, "slab") : H5_CHECK(type < 0 || fs < 0 || dxpl < 0 ? -1 : 0, "dataset");
+    rc = lattio_xfer_agree(m->f, rc);
+    const size_t elem = rc == LATTIO_OK ? H5Tget_size(type) : 1;
+    for (uint64_t q = 0; q < rounds && rc == LATTIO_OK; q++) {
+        uint64_t first = 0, n = 0;
+        lattio_slab_chunk(&pl, q, &first, &n);
+        int lrc = LATTIO_OK;
+        if (writing && n) {
+            lattio_xfer_phase(m->f, LATTIO_PHASE_PACK);
+            lrc = p->s.fill(p->s.ctx, 0, first, n, buf);
+        }
+        const hsize_t count = (hsize_t)(n * site / elem);
+        hid_t ms = H5Screate_simple(1, n ? &count : (const hsize_t[]){1}, NULL);
+        if (ms >= 0 && !n) H5Sselect_none(ms);
+        if (ms < 0 || select_chunk(fs, &pl, &p->fl, first, n) < 0)
+            lrc = lrc < 0 ? lrc : lattio_h5_fail(LATTIO_ERR_HDF5, "selection");
+        lattio_xfer_phase(m->f, LATTIO_PHASE_IO);
+        /* every rank joins the collective transfer, failed or not */
+        herr_t e = ms < 0 ? -1 : writing ? H5Dwrite(m->dset, type, ms, fs, dxpl, buf) : H5Dread(m->dset, type, ms, fs, dxpl, buf);
+        if (lrc == LATTIO_OK && e < 0) lrc = lattio_h5_fail(writing ? LATTIO_ERR_WRITE : LATTIO_ERR_READ, writing ? "H5Dwrite" : "H5Dread");
+        if (ms >= 0) H5Sclose(ms);
+        if (!writing && n && lrc == LATTIO_OK) lrc = p->s.drain(p->s.ctx, 0, first, n, buf);
+        rc = lattio_xfer_agree(m->f, lrc);
+    }
+    uint32_t local_cause = 0, global_cause = 0;
+    if (dxpl >= 0 && H5Pget_mpio_no_collective_cause(dxpl, &local_cause, &global_cause) >= 0) m->no_coll = global_cause;
+    if (dxpl >= 0) H5Pclose(dxpl);
+    if (fs >= 0) H5Sclose(fs);
+    if (type >= 0) H5Tclose(type);
+    lattio_free(buf);
+    m->rounds = rounds;
+    m->threaded = 0;
+    return rc;
+}
+
+/* --- both transports ----------------------------------------------------------- */
+
+/* Collective: move the pipe's sites (writing: the whole lattice). */
+static int move(lattio_h5_move *m, lattio_field_pipe *p, int writing, int partial)
+{
+    if (m->dset >= 0) return hdf5_rounds(m, p, writing);
+    const uint64_t bytes = lattio_layout_global_sites(&p->fl) * p->st.disk_site;
+    RETURN_IF_ERROR(lattio_xfer_agree(m->f, lattio_xfer_region(m->f, m->offset, bytes)));
+    lattio_xfer_info xi;
+    int rc = writing ? lattio_xfer_write(m->f, &p->fl, 0, 0, &p->s, &xi) : lattio_xfer_read(m->f, &p->fl, 0, partial, &p->s, &xi);
+    lattio_xfer_region_end(m->f);
+    m->rounds = rc == LATTIO_OK ? xi.rounds : 0;
+    m->threaded = rc == LATTIO_OK ? xi.threaded : 0;
+    return rc;
+}
+
+/* Collective: the checksums of the dataset's bytes as stored, read by a
+ * split of the file's lattice other than the writer's (slabs of its
+ * slowest dimension in rank order). */
+static int file_sums(lattio_h5_move *m, lattio_scidac_sum *sum, lattio_qlua_sum *qsum)
+{
+    MPI_Comm comm = lattio_xfer_comm(m->f);
+    int rank = 0, size = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    RETURN_IF_ERROR(lattio_xfer_sync(m->f));
+    const lattio_layout *l = m->l;
+    uint64_t g[LATTIO_MAX_DIMS], lo[LATTIO_MAX_DIMS] = {0}, n[LATTIO_MAX_DIMS];
+    for (int i = 0; i < l->ndims; i++) g[i] = n[i] = l->global[l->file_order[i]];
+    lattio_layout vl;
+    lattio_field_pipe p;
+    memset(&p, 0, sizeof p);
+    lattio_h5_move vm = *m;
+    lattio_field_desc vd = *m->d;
+    vd.elements = m->elements;
+    vm.d = &vd;
+    vm.l = &vl;
+    const size_t site = m->elements * lattio_real_size(m->fmt);
+    int rc = lattio_split(g[0], (uint64_t)size, (uint64_t)rank, &lo[0], &n[0]);
+    if (rc == LATTIO_OK) rc = lattio_layout_init(&vl, l->ndims, g, lo, n, site);
+    vd.mem_format = lattio_real_size(m->fmt) == 4 ? LATTIO_REAL_F32_NATIVE : LATTIO_REAL_F64_NATIVE;
+    if (rc == LATTIO_OK) rc = pipe_for(&vm, &vl, &p, NULL, 1);
+    rc = lattio_xfer_agree(m->f, rc);
+    if (rc == LATTIO_OK) rc = move(&vm, &p, 0, 0);
+    if (rc == LATTIO_OK) rc = reduce_sums(&vm, &p.st);
+    lattio_field_pipe_free(&p);
+    *sum = vm.sum;
+    *qsum = vm.qsum;
+    return rc;
+}
+
+int lattio_h5_move_write(lattio_h5_move *m, void *local)
+{
+    for (int attempt = 0;; attempt++) {
+        lattio_field_pipe p;
+        int rc = lattio_xfer_agree(m->f, pipe_for(m, m->l, &p, local, 0));
+        if (rc == LATTIO_OK) rc = move(m, &p, 1, 0);
+        if (rc == LATTIO_OK) rc = reduce_sums(m, &p.st);
+        lattio_field_pipe_free(&p);
+        RETURN_IF_ERROR(rc);
+        if (!m->d->verify) return LATTIO_OK;
+        lattio_scidac_sum s;
+        lattio_qlua_sum q;
+        RETURN_IF_ERROR(file_sums(m, &s, &q));
+        const int same = m->sum_kind == LATTIO_STAGE_SUM_QLUA ? memcmp(q.x, m->qsum.x, 32) == 0
+                                                               : s.suma == m->sum.suma && s.sumb == m->sum.sumb;
+        if (same) return LATTIO_OK;
+        LATTIO_TRACE("HDF5 verify: dataset's bytes differ from those written (attempt %d)", attempt);
+        if (attempt >= m->d->verify_retries)
+            return LATTIO_FAIL(LATTIO_ERR_VERIFY, "dataset differs after rewrites");
+    }
+}
+
+int lattio_h5_move_read(lattio_h5_move *m, void *local)
+{
+    lattio_field_pipe p;
+    int rc = lattio_xfer_agree(m->f, pipe_for(m, m->l, &p, local, 0));
+    if (rc == LATTIO_OK) rc = move(m, &p, 0, m->partial);
+    if (rc == LATTIO_OK) rc = reduce_sums(m, &p.st);
+    lattio_field_pipe_free(&p);
+    return rc;
+}

@@ -1,0 +1,23 @@
+/* h5_none.c -- the HDF5 calls of a build without HDF5 (-DLATTIO_HDF5=OFF):
+ * each says so with ERR_HDF5_UNAVAILABLE. */
+#include "field/field_mpi.h"
+
+
+int lattio_h5_write(MPI_Comm comm, const char *target, const lattio_field_desc *d, const lattio_layout *l,
+                    const void *local, const lattio_h5_options *o, lattio_field_write_info *out,
+                    lattio_h5_info *h5)
+{
+    return LATTIO_FAIL(LATTIO_ERR_HDF5_UNAVAILABLE, "built without HDF5");
+}
+
+int lattio_h5_read(MPI_Comm comm, const char *target, const lattio_field_desc *d, const lattio_layout *l,
+                   void *local, const lattio_h5_options *o, lattio_field_read_info *info, lattio_h5_info *h5)
+{
+    return LATTIO_FAIL(LATTIO_ERR_HDF5_UNAVAILABLE, "built without HDF5");
+}
+
+int lattio_h5_list(MPI_Comm comm, const char *path, int nd, lattio_h5_entry *out, int max, int *count)
+{
+    if (count) *count = 0;
+    return LATTIO_FAIL(LATTIO_ERR_HDF5_UNAVAILABLE, "built without HDF5");
+}

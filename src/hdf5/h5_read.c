@@ -1,0 +1,295 @@
+/* h5_read.c -- a field read from an HDF5 dataset of either layout: the
+ * object found and its layout detected, shape and type checked against
+ * the caller's layout, the bytes moved through the field pipe
+ * (h5_move.c), the stored checksums compared; and the list of the
+ * fields a file holds. */
+#include "h5_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* What one read needs across its steps. */
+typedef struct h5r {
+    MPI_Comm comm;
+    lattio_file *f;
+    hid_t fid, obj;
+    const char *object;
+    const lattio_field_desc *d;
+    const lattio_layout *l;
+    lattio_layout fl; /* memory layout, file_order of the dataset(s) */
+    const lattio_h5_options *o;
+    int layout, group; /* group: a Qlua gauge group of nd datasets */
+    int fmt;
+    uint64_t reals;    /* per site of one dataset */
+} h5r;
+
+/* Local: dataset ds has the lattice of r->fl and `want` reals per site. */
+static int check_shape(h5r *r, hid_t ds, uint64_t want, int *fmt, uint64_t *reals)
+{
+    hid_t sp = H5Dget_space(ds), t = H5Dget_type(ds);
+    hsize_t dims[H5S_MAX_RANK];
+    const int rank = sp < 0 ? -1 : H5Sget_simple_extent_dims(sp, dims, NULL);
+    int rc = rank < 0 || t < 0 ? lattio_h5_fail(LATTIO_ERR_HDF5, "dataset space") : LATTIO_OK;
+    if (rc == LATTIO_OK) rc = lattio_h5_type_reals(t, reals, fmt);
+    const int nd = r->fl.ndims;
+    if (rc == LATTIO_OK && rank < nd) {
+        lattio_detail_set("dataset has %d dimensions, the lattice %d", rank, nd);
+        rc = LATTIO_FAIL(LATTIO_ERR_FIELD_DIMS, "rank");
+    }
+    for (int i = 0; i < nd && rc == LATTIO_OK; i++)
+        if (dims[i] != r->fl.global[r->fl.file_order[i]]) {
+            lattio_detail_set("dataset dimension %d is %llu, the layout's %llu (%s order)", i,
+                              (unsigned long long)dims[i], (unsigned long long)r->fl.global[r->fl.file_order[i]],
+                              r->layout == LATTIO_H5_QLUA ? "Qlua's x,y,z,t" : "QDP++'s t,z,y,x");
+            rc = LATTIO_FAIL(LATTIO_ERR_FIELD_DIMS, "dims");
+        }
+    for (int i = nd; i < rank && rc == LATTIO_OK; i++) *reals *= dims[i];
+    if (rc == LATTIO_OK && *reals != want) {
+        lattio_detail_set("dataset holds %llu reals per site, the descriptor %llu", (unsigned long long)*reals,
+                          (unsigned long long)want);
+        rc = LATTIO_FAIL(LATTIO_ERR_FIELD_LENGTH, "reals per site");
+    }
+    if (t >= 0) H5Tclose(t);
+    if (sp >= 0) H5Sclose(sp);
+    return rc;
+}
+
+/* Local: where the dataset's bytes are for the lattio transport (0 and
+ * *raw = 0: HDF5 must move them: chunked, filtered, external, or asked). */
+static int storage(h5r *r, hid_t ds, uint64_t *offset, int *raw)
+{
+    *raw = 0;
+    *offset = 0;
+    H5D_space_status_t st;
+    RETURN_IF_ERROR(H5_CHECK(H5Dget_space_status(ds, &st), "space status"));
+    if (st == H5D_SPACE_STATUS_NOT_ALLOCATED) {
+        lattio_detail_set("dataset %s was never written (no storage allocated)", r->object);
+        return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "no data");
+    }
+    hid_t dcpl = H5Dget_create_plist(ds);
+    RETURN_IF_ERROR(H5_CHECK(dcpl, "creation properties"));
+    const int contiguous = H5Pget_layout(dcpl) == H5D_CONTIGUOUS && H5Pget_external_count(dcpl) == 0;
+    H5Pclose(dcpl);
+    const haddr_t off = contiguous ? H5Dget_offset(ds) : HADDR_UNDEF;
+    if (off != HADDR_UNDEF && r->o->transport != LATTIO_H5_TRANSPORT_HDF5) {
+        *offset = (uint64_t)off;
+        *raw = 1;
+    }
+    return LATTIO_OK;
+}
+
+/* Collective: open the object and decide the layout. */
+static int detect(h5r *r)
+{
+    r->obj = H5Oopen(r->fid, r->object, H5P_DEFAULT);
+    if (r->obj < 0) return lattio_h5_fail(LATTIO_ERR_HDF5_NOT_FOUND, r->object);
+    const H5I_type_t kind = H5Iget_type(r->obj);
+    if (kind == H5I_GROUP) {
+        r->group = 1;
+        r->layout = LATTIO_H5_QLUA;
+        for (int mu = 0; mu < r->l->ndims; mu++) {
+            char name[12];
+            snprintf(name, sizeof name, "%d", mu);
+            if (H5Lexists(r->obj, name, H5P_DEFAULT) <= 0) {
+                lattio_detail_set("group %s is not a Qlua gauge field: no dataset '%s'", r->object, name);
+                return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "group");
+            }
+        }
+    } else if (kind == H5I_DATASET) {
+        r->layout = lattio_h5_has_attr(r->obj, ".kind") || lattio_h5_has_attr(r->obj, ".sha256") ? LATTIO_H5_QLUA
+                                                                                                 : LATTIO_H5_QDP;
+    } else {
+        lattio_detail_set("%s is neither a dataset nor a group", r->object);
+        return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "object type");
+    }
+    if (r->o->layout != LATTIO_H5_AUTO && r->o->layout != r->layout) {
+        lattio_detail_set("%s is in the %s layout, not the one asked for", r->object,
+                          r->layout == LATTIO_H5_QLUA ? "Qlua" : "QDP++");
+        return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "layout");
+    }
+    r->fl = *r->l;
+    if (r->layout == LATTIO_H5_QLUA)
+        for (int i = 0; i < r->l->ndims; i++) r->fl.file_order[i] = r->l->file_order[r->l->ndims - 1 - i];
+    return LATTIO_OK;
+}
+
+/* Local: info->field from the object's attributes and shape. */
+static int describe(h5r *r, lattio_field_info *fi)
+{
+    memset(fi, 0, sizeof *fi);
+    const lattio_layout *l = r->l;
+    fi->nd = l->ndims;
+    for (int i = 0; i < l->ndims; i++) fi->dims[i] = l->global[l->file_order[l->ndims - 1 - i]];
+    fi->volume = lattio_layout_global_sites(l);
+    fi->kind = r->d->elements == 72 && l->ndims == 4 ? LATTIO_FIELD_ILDG_GAUGE : LATTIO_FIELD_GENERIC;
+    strcpy(fi->record_version, "1.1");
+    fi->datacount = fi->kind == LATTIO_FIELD_ILDG_GAUGE ? 4 : 1;
+    char *s = NULL;
+    if (lattio_h5_get_string(r->obj, "scidac_datatype", &s) == LATTIO_OK) snprintf(fi->datatype, sizeof fi->datatype, "%s", s);
+    lattio_free(s);
+    s = NULL;
+    if (lattio_h5_get_string(r->obj, "scidac_date", &s) == LATTIO_OK) snprintf(fi->date, sizeof fi->date, "%s", s);
+    lattio_free(s);
+    int64_t v;
+    if (lattio_h5_get_i64(r->obj, "scidac_colors", &v) == LATTIO_OK && v >= 0 && v < 1000) fi->colors = (int)v;
+    if (lattio_h5_get_i64(r->obj, "scidac_spins", &v) == LATTIO_OK && v >= 0 && v < 1000) fi->spins = (int)v;
+    if (lattio_h5_get_i64(r->obj, "scidac_datacount", &v) == LATTIO_OK && v > 0 &&
+        r->d->elements % (uint64_t)v == 0)
+        fi->datacount = (uint64_t)v;
+    lattio_h5_get_string(r->obj, "ildg_data_lfn", &fi->lfn);
+    lattio_h5_get_string(r->obj, "file_xml", &fi->file_xml);
+    lattio_h5_get_string(r->obj, "record_xml", &fi->record_xml);
+    if (r->group) return LATTIO_OK;
+    uint32_t a, b;
+    const int ra = lattio_h5_get_u32(r->obj, "suma", &a), rb = lattio_h5_get_u32(r->obj, "sumb", &b);
+    if (ra == LATTIO_OK && rb == LATTIO_OK) {
+        fi->has_checksum = 1;
+        fi->stored = (lattio_scidac_sum){a, b};
+    } else if (ra != LATTIO_ERR_NOT_FOUND || rb != LATTIO_ERR_NOT_FOUND) {
+        lattio_detail_set("%s: suma/sumb attributes incomplete or not integers", r->object);
+        return LATTIO_FAIL(LATTIO_ERR_HDF5_ATTRIBUTE, "suma/sumb");
+    }
+    return LATTIO_OK;
+}
+
+/* Local: the stored Qlua sum of dataset ds compared (ERR_CHECKSUM), or
+ * absent (*have 0). */
+static int qlua_compare(hid_t ds, const char *name, const lattio_qlua_sum *got, int *have)
+{
+    unsigned char want[32];
+    const int rc = lattio_h5_get_bytes32(ds, ".sha256", want);
+    *have = rc == LATTIO_OK;
+    if (rc == LATTIO_ERR_NOT_FOUND) return LATTIO_OK;
+    RETURN_IF_ERROR(rc);
+    if (memcmp(want, got->x, 32) == 0) return LATTIO_OK;
+    lattio_detail_set("%s: .sha256 differs from the data's (Qlua's per-site SHA-256 sum)", name);
+    return LATTIO_FAIL(LATTIO_ERR_CHECKSUM, ".sha256");
+}
+
+/* Collective: the dataset(s) read, each sum compared when whole. */
+static int read_data(h5r *r, void *local, int whole, lattio_field_read_info *info, lattio_h5_info *h5)
+{
+    const int nsets = r->group ? r->l->ndims : 1;
+    const uint64_t want = r->group ? r->d->elements / (uint64_t)nsets : r->d->elements;
+    int rc = r->group && r->d->elements % (uint64_t)nsets ? LATTIO_FAIL(LATTIO_ERR_FIELD_LENGTH, "group") : LATTIO_OK;
+    int stored_all = 1, fmt0 = 0;
+    for (int mu = 0; mu < nsets && rc == LATTIO_OK; mu++) {
+        char name[12];
+        snprintf(name, sizeof name, "%d", mu);
+        hid_t ds = r->group ? H5Dopen2(r->obj, name, H5P_DEFAULT) : r->obj;
+        uint64_t reals = 0, off = 0;
+        int fmt = 0, raw = 0;
+        rc = r->group && ds < 0 ? lattio_h5_fail(LATTIO_ERR_HDF5_LAYOUT, name) : LATTIO_OK;
+        if (rc == LATTIO_OK) rc = check_shape(r, ds, want, &fmt, &reals);
+        if (rc == LATTIO_OK && mu > 0 && fmt != fmt0) rc = LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "directions differ in type");
+        fmt0 = fmt;
+        r->fmt = fmt;
+        if (rc == LATTIO_OK) rc = storage(r, ds, &off, &raw);
+        rc = lattio_xfer_agree(r->f, rc);
+        lattio_h5_move m = {.f = r->f, .dset = raw ? -1 : ds, .mtype = -1, .offset = off, .d = r->d, .l = &r->fl, .fmt = fmt,
+                            .elements = want, .win_first = (uint64_t)mu * want, .partial = !whole,
+                            .sum_kind = r->layout == LATTIO_H5_QLUA ? LATTIO_STAGE_SUM_QLUA : LATTIO_STAGE_SUM_SCIDAC};
+        if (r->d->skip_checksum || !whole) m.sum_kind = LATTIO_STAGE_SUM_NONE;
+        if (rc == LATTIO_OK) rc = lattio_h5_move_read(&m, local);
+        if (rc == LATTIO_OK && r->layout == LATTIO_H5_QLUA && m.sum_kind != LATTIO_STAGE_SUM_NONE) {
+            int have = 0;
+            rc = lattio_xfer_agree(r->f, qlua_compare(ds, r->group ? name : r->object, &m.qsum, &have));
+            stored_all = stored_all && have;
+        }
+        if (rc == LATTIO_OK) {
+            info->computed = m.sum;
+            info->rounds += m.rounds;
+            info->threaded = m.threaded;
+            if (h5) {
+                if (mu < 4) h5->sha256[mu] = m.qsum;
+                h5->ndatasets++;
+                h5->transport = raw ? LATTIO_H5_TRANSPORT_LATTIO : LATTIO_H5_TRANSPORT_HDF5;
+                h5->no_collective_cause = m.no_coll;
+            }
+        }
+        if (r->group && ds >= 0) H5Dclose(ds);
+    }
+    RETURN_IF_ERROR(rc);
+    lattio_field_info *fi = &info->field;
+    fi->precision = lattio_real_size(fmt0) == 4 ? 32 : 64;
+    fi->precision_code = fi->precision == 32 ? 'F' : 'D';
+    fi->typesize = r->d->elements / fi->datacount * (uint64_t)(fi->precision / 8);
+    if (!whole) info->checksum = LATTIO_CHECKSUM_PARTIAL;
+    else if (r->d->skip_checksum) info->checksum = LATTIO_CHECKSUM_SKIPPED;
+    else if (r->layout == LATTIO_H5_QLUA) info->checksum = stored_all ? LATTIO_CHECKSUM_VERIFIED : LATTIO_CHECKSUM_MISSING;
+    else if (!fi->has_checksum) info->checksum = LATTIO_CHECKSUM_MISSING;
+    else if (fi->stored.suma != info->computed.suma || fi->stored.sumb != info->computed.sumb) {
+        lattio_detail_set("%s: SciDAC checksum %08x %08x stored, %08x %08x computed", r->object, (unsigned)fi->stored.suma,
+                          (unsigned)fi->stored.sumb, (unsigned)info->computed.suma, (unsigned)info->computed.sumb);
+        return LATTIO_FAIL(LATTIO_ERR_CHECKSUM, "suma/sumb");
+    } else info->checksum = LATTIO_CHECKSUM_VERIFIED;
+    if (info->checksum == LATTIO_CHECKSUM_MISSING && r->d->require_checksum)
+        return LATTIO_FAIL(LATTIO_ERR_NO_CHECKSUM, "no stored checksum");
+    return LATTIO_OK;
+}
+
+/* Local: the descriptor fits a read. */
+static int check_read(const lattio_field_desc *d, const lattio_layout *l, const void *local)
+{
+    RETURN_IF_ERROR(lattio_field_check_memory(d, l, local));
+    return LATTIO_OK;
+}
+
+static int h5_read(h5r *r, const char *file, void *local, lattio_field_read_info *info, lattio_h5_info *h5)
+{
+    RETURN_IF_ERROR(lattio_xfer_agree(r->f, check_read(r->d, r->l, local)));
+    uint64_t mine = lattio_layout_local_sites(r->l), total = 0;
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, r->comm), "sites"));
+    hid_t fapl = lattio_h5_fapl(r->comm, 0);
+    RETURN_IF_ERROR(lattio_xfer_agree(r->f, H5_CHECK(fapl, "file access properties")));
+    r->fid = H5Fopen(file, H5F_ACC_RDONLY, fapl);
+    H5Pclose(fapl);
+    int rc = lattio_xfer_agree(r->f, r->fid < 0 ? lattio_h5_open_fail() : LATTIO_OK);
+    if (rc == LATTIO_OK) rc = lattio_xfer_agree(r->f, detect(r));
+    if (rc == LATTIO_OK) rc = lattio_xfer_agree(r->f, describe(r, &info->field));
+    if (rc == LATTIO_OK) rc = read_data(r, local, total == lattio_layout_global_sites(r->l), info, h5);
+    if (h5) h5->layout = r->layout;
+    if (r->obj >= 0) H5Oclose(r->obj);
+    if (r->fid >= 0) H5Fclose(r->fid);
+    return rc;
+}
+
+int lattio_h5_read(MPI_Comm comm, const char *target, const lattio_field_desc *d, const lattio_layout *l,
+                   void *local, const lattio_h5_options *o, lattio_field_read_info *info, lattio_h5_info *h5)
+{
+    lattio_h5_options dflt;
+    lattio_field_read_info mine;
+    if (!o) {
+        lattio_h5_options_default(&dflt);
+        dflt.layout = LATTIO_H5_AUTO;
+        o = &dflt;
+    }
+    if (!info) info = &mine;
+    memset(info, 0, sizeof *info);
+    if (h5) memset(h5, 0, sizeof *h5);
+    RETURN_IF(!d || !l, LATTIO_ERR_ARG);
+    lattio_detail_clear();
+    char *file = NULL, *object = NULL;
+    RETURN_IF_ERROR(lattio_h5_split(target, &file, &object));
+    lattio_h5_quiet q;
+    lattio_h5_quiet_begin(&q);
+    h5r r = {.object = object, .d = d, .l = l, .o = o, .fid = -1, .obj = -1};
+    int rc = lattio_open(comm, file, LATTIO_MODE_READ, MPI_INFO_NULL, o->file, &r.f);
+    if (rc == LATTIO_OK) {
+        r.comm = lattio_xfer_comm(r.f);
+        int rank = 0;
+        MPI_Comm_rank(r.comm, &rank);
+        int sig = rank == 0 ? lattio_h5_is_hdf5(file) : 1;
+        MPI_Bcast(&sig, 1, MPI_INT, 0, r.comm);
+        lattio_xfer_call_begin(r.f, LATTIO_PHASE_SETUP);
+        rc = sig ? h5_read(&r, file, local, info, h5) : LATTIO_FAIL(LATTIO_ERR_UNKNOWN_FORMAT, "not HDF5");
+        rc = lattio_xfer_call_end(r.f, rc, 0);
+        const int crc = lattio_close(r.f);
+        if (rc == LATTIO_OK) rc = crc;
+    }
+    if (rc < 0 || info == &mine) lattio_field_info_free(&info->field);
+    lattio_h5_quiet_end(&q);
+    lattio_free(file);
+    lattio_free(object);
+    return rc;
+}

@@ -1,0 +1,210 @@
+/* h5_types.c -- the HDF5 types of lattice fields: QDP++'s and Qlua's
+ * committed complex / colour types written, and any type of reals read. */
+#include "h5_internal.h"
+
+#include <string.h>
+
+/* --- reading: what a dataset's type holds ------------------------------------ */
+
+/* An IEEE binary32 / binary64 float of either byte order. */
+static int float_format(hid_t t, int *fmt)
+{
+    const size_t size = H5Tget_size(t);
+    const H5T_order_t order = H5Tget_order(t);
+    size_t spos, epos, esize, mpos, msize;
+    if (H5Tget_fields(t, &spos, &epos, &esize, &mpos, &msize) < 0) return LATTIO_ERR_HDF5_LAYOUT;
+    const int ieee32 = size == 4 && spos == 31 && epos == 23 && esize == 8 && mpos == 0 && msize == 23;
+    const int ieee64 = size == 8 && spos == 63 && epos == 52 && esize == 11 && mpos == 0 && msize == 52;
+    if (!(ieee32 || ieee64) || (order != H5T_ORDER_LE && order != H5T_ORDER_BE)) {
+        lattio_detail_set("a float of %zu bytes that is not IEEE binary32/binary64", size);
+        return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "float type");
+    }
+    const int be = order == H5T_ORDER_BE;
+    *fmt = ieee32 ? (be ? LATTIO_REAL_F32_BE : LATTIO_REAL_F32_LE) : (be ? LATTIO_REAL_F64_BE : LATTIO_REAL_F64_LE);
+    return LATTIO_OK;
+}
+
+/* A complex number: two floats of one format named r, i (QDP++, Qlua) or
+ * re, im (Grid), packed. */
+static int complex_format(hid_t t, int *fmt)
+{
+    static const char *const names[2][2] = {{"r", "i"}, {"re", "im"}};
+    if (H5Tget_nmembers(t) != 2) return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "compound of 2 members");
+    int fmts[2], rc = LATTIO_OK, named = 0;
+    char *m[2] = {H5Tget_member_name(t, 0), H5Tget_member_name(t, 1)};
+    for (int k = 0; k < 2; k++)
+        if (m[0] && m[1] && strcmp(m[0], names[k][0]) == 0 && strcmp(m[1], names[k][1]) == 0) named = 1;
+    if (!named) {
+        lattio_detail_set("compound members '%s', '%s': not r, i or re, im", m[0] ? m[0] : "?", m[1] ? m[1] : "?");
+        rc = LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "complex member names");
+    }
+    for (int i = 0; i < 2; i++) {
+        if (m[i]) H5free_memory(m[i]);
+        hid_t mt = H5Tget_member_type(t, (unsigned)i);
+        if (rc == LATTIO_OK && (mt < 0 || H5Tget_class(mt) != H5T_FLOAT))
+            rc = LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "complex member not a float");
+        if (rc == LATTIO_OK) rc = float_format(mt, &fmts[i]);
+        if (mt >= 0) H5Tclose(mt);
+    }
+    if (rc < 0) return rc;
+    const size_t sz = lattio_real_size(fmts[0]);
+    RETURN_IF(fmts[0] != fmts[1] || H5Tget_member_offset(t, 0) != 0 || H5Tget_member_offset(t, 1) != sz ||
+                  H5Tget_size(t) != 2 * sz,
+              LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "complex members not two packed reals of one type"));
+    *fmt = fmts[0];
+    return LATTIO_OK;
+}
+
+int lattio_h5_type_reals(hid_t type, uint64_t *reals, int *fmt)
+{
+    switch (H5Tget_class(type)) {
+    case H5T_FLOAT:
+        *reals = 1;
+        return float_format(type, fmt);
+    case H5T_COMPOUND:
+        *reals = 2;
+        return complex_format(type, fmt);
+    case H5T_ARRAY: {
+        hsize_t d[H5S_MAX_RANK];
+        const int n = H5Tget_array_ndims(type);
+        RETURN_IF(n < 1 || n > H5S_MAX_RANK || H5Tget_array_dims2(type, d) < 0, LATTIO_ERR_HDF5_LAYOUT);
+        hid_t base = H5Tget_super(type);
+        RETURN_IF_ERROR(H5_CHECK(base, "array base type"));
+        int rc = lattio_h5_type_reals(base, reals, fmt);
+        H5Tclose(base);
+        for (int i = 0; i < n && rc == LATTIO_OK; i++) {
+            RETURN_IF(d[i] == 0 || *reals > (UINT64_C(1) << 40) / d[i], LATTIO_ERR_HDF5_LAYOUT);
+            *reals *= d[i];
+        }
+        return rc;
+    }
+    default:
+        lattio_detail_set("element type is neither float, complex compound nor an array of these");
+        return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "element type class");
+    }
+}
+
+/* --- writing: QDP++'s and Qlua's named types ---------------------------------- */
+
+/* The named type `name` at the root: the file's when it equals t (then t
+ * is closed and the committed one returned), t committed under that name
+ * when the file has none, else t itself (left transient). */
+static hid_t named(hid_t file, const char *name, hid_t t)
+{
+    if (t < 0 || file < 0) return t;
+    if (H5Lexists(file, name, H5P_DEFAULT) > 0) {
+        hid_t have = H5Topen2(file, name, H5P_DEFAULT);
+        if (have >= 0 && H5Tequal(have, t) > 0) {
+            H5Tclose(t);
+            return have;
+        }
+        if (have >= 0) H5Tclose(have);
+        return t;
+    }
+    if (H5Tcommit2(file, name, t, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) < 0) {
+        H5Tclose(t);
+        return -1;
+    }
+    return t;
+}
+
+static hid_t array_of(hid_t file, const char *name, hid_t base, int n, hsize_t a, hsize_t b)
+{
+    if (base < 0) return base;
+    const hsize_t d[2] = {a, b};
+    hid_t t = H5Tarray_create2(base, (unsigned)n, d);
+    H5Tclose(base);
+    return named(file, name, t);
+}
+
+static hid_t new_complex(hid_t real, size_t sz)
+{
+    hid_t c = H5Tcreate(H5T_COMPOUND, 2 * sz);
+    if (c >= 0 && (H5Tinsert(c, "r", 0, real) < 0 || H5Tinsert(c, "i", sz, real) < 0)) {
+        H5Tclose(c);
+        return -1;
+    }
+    return c;
+}
+
+/* The complex type in the layout's byte order and precision, committed as
+ * .Complex<P> (file >= 0).  The type returned, the base of the colour
+ * types, is a transient twin: HDF5 1.10 leaks an open object at every
+ * H5Dget_type of a dataset whose committed type has a committed base,
+ * and a file opened for writing then fails to close. */
+static hid_t complex_type(hid_t file, int layout, int bits, char *name, size_t size)
+{
+    const int be = layout == LATTIO_H5_QLUA;
+    const hid_t real = bits == 32 ? (be ? H5T_IEEE_F32BE : H5T_IEEE_F32LE) : (be ? H5T_IEEE_F64BE : H5T_IEEE_F64LE);
+    const size_t sz = (size_t)bits / 8;
+    snprintf(name, size, ".Complex%s", bits == 32 ? "Float" : "Double");
+    if (file >= 0) {
+        hid_t committed = named(file, name, new_complex(real, sz));
+        if (committed < 0) return -1;
+        H5Tclose(committed);
+    }
+    return new_complex(real, sz);
+}
+
+hid_t lattio_h5_make_type(hid_t file, int layout, int gauge, uint64_t reals, int bits, int colors,
+                          lattio_h5_shape *shape, int nd)
+{
+    const char *prec = bits == 32 ? "Float" : "Double";
+    const int be = layout == LATTIO_H5_QLUA;
+    char name[64], cname[32];
+    shape->rank = nd;
+    shape->fmt = bits == 32 ? (be ? LATTIO_REAL_F32_BE : LATTIO_REAL_F32_LE) : (be ? LATTIO_REAL_F64_BE : LATTIO_REAL_F64_LE);
+    shape->reals = reals;
+    shape->kind = NULL;
+    const hid_t real = bits == 32 ? (be ? H5T_IEEE_F32BE : H5T_IEEE_F32LE) : (be ? H5T_IEEE_F64BE : H5T_IEEE_F64LE);
+    if (layout == LATTIO_H5_QDP) {
+        if (gauge) { /* [..][4] of .ColorMatrix<P>3 */
+            shape->dims[shape->rank++] = reals / 18;
+            snprintf(name, sizeof name, ".ColorMatrix%s3", prec);
+            return array_of(file, name, complex_type(file, layout, bits, cname, sizeof cname), 2, 3, 3);
+        }
+        if (reals == 288 && colors == 3) { /* [..] of .Propagator<P>3 */
+            snprintf(name, sizeof name, ".ColorMatrix%s3", prec);
+            hid_t cm = array_of(file, name, complex_type(file, layout, bits, cname, sizeof cname), 2, 3, 3);
+            snprintf(name, sizeof name, ".Propagator%s3", prec);
+            return array_of(file, name, cm, 2, 4, 4);
+        }
+        shape->dims[shape->rank++] = reals; /* [..][n] of reals */
+        return H5Tcopy(real);
+    }
+    /* Qlua: one object per site, of the kind its reals make */
+    switch (reals) {
+    case 1:
+        shape->kind = "LatticeReal";
+        return H5Tcopy(real);
+    case 2:
+        shape->kind = "LatticeComplex";
+        return complex_type(file, layout, bits, cname, sizeof cname);
+    case 6:
+        shape->kind = "LatticeColorVector";
+        snprintf(name, sizeof name, ".ColorVector%s3", prec);
+        return array_of(file, name, complex_type(file, layout, bits, cname, sizeof cname), 1, 3, 0);
+    case 18:
+        shape->kind = "LatticeColorMatrix";
+        snprintf(name, sizeof name, ".ColorMatrix%s3", prec);
+        return array_of(file, name, complex_type(file, layout, bits, cname, sizeof cname), 2, 3, 3);
+    case 24: {
+        shape->kind = "LatticeDiracFermion";
+        snprintf(name, sizeof name, ".ColorVector%s3", prec);
+        hid_t cv = array_of(file, name, complex_type(file, layout, bits, cname, sizeof cname), 1, 3, 0);
+        snprintf(name, sizeof name, ".DiracFermion%s3", prec);
+        return array_of(file, name, cv, 1, 4, 0);
+    }
+    case 288: {
+        shape->kind = "LatticeDiracPropagator";
+        snprintf(name, sizeof name, ".ColorMatrix%s3", prec);
+        hid_t cm = array_of(file, name, complex_type(file, layout, bits, cname, sizeof cname), 2, 3, 3);
+        snprintf(name, sizeof name, ".DiracPropagator%s3", prec);
+        return array_of(file, name, cm, 2, 4, 4);
+    }
+    default:
+        lattio_detail_set("Qlua has no lattice object of %llu reals per site (1, 2, 6, 18, 24, 288)",
+                          (unsigned long long)reals);
+        return -1;
+    }
+}

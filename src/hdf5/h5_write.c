@@ -1,0 +1,270 @@
+/* h5_write.c -- a field written as an HDF5 dataset (QDP++ or Qlua layout):
+ * a new file under a temporary name (or a copy of the file appended to),
+ * HDF5 lays out the dataset(s) and metadata, the field pipe moves the bytes
+ * (h5_move.c), the checksums become attributes, the rename publishes. */
+#include "h5_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+/* Local: the descriptor, layout and options make sense together. */
+static int check_write(const lattio_field_desc *d, const lattio_layout *l, const void *local, int layout)
+{
+    RETURN_IF_ERROR(lattio_field_check_memory(d, l, local));
+    RETURN_IF(lattio_real_size(d->disk_format) != 4 && lattio_real_size(d->disk_format) != 8, LATTIO_ERR_ARG);
+    RETURN_IF(d->datacount == 0 || d->elements % d->datacount, LATTIO_ERR_ARG);
+    RETURN_IF(layout != LATTIO_H5_QDP && layout != LATTIO_H5_QLUA, LATTIO_ERR_ARG);
+    if (lattio_field_is_gauge_kind(d->kind))
+        RETURN_IF(l->ndims != 4 || d->elements != 72, LATTIO_FAIL(LATTIO_ERR_ARG, "gauge field: 4-D, 72 reals"));
+    return LATTIO_OK;
+}
+
+/* Rank 0: FILE's bytes into the temporary file (append); none when FILE
+ * does not exist yet. */
+static int copy_existing(const char *from, const char *to)
+{
+    int in = open(from, O_RDONLY);
+    if (in < 0) return errno == ENOENT ? LATTIO_OK : LATTIO_FAIL_ERRNO(LATTIO_ERR_OPEN, "append: open FILE");
+    int out = open(to, O_WRONLY | O_TRUNC);
+    int rc = out < 0 ? LATTIO_FAIL_ERRNO(LATTIO_ERR_OPEN, "append: open temporary") : LATTIO_OK;
+    char buf[1 << 16];
+    for (ssize_t n; rc == LATTIO_OK && (n = read(in, buf, sizeof buf)) != 0;) {
+        if (n < 0) rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_READ, "append: read FILE");
+        for (ssize_t w = 0; rc == LATTIO_OK && w < n;) {
+            const ssize_t k = write(out, buf + w, (size_t)(n - w));
+            if (k < 0) rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_WRITE, "append: copy");
+            else w += k;
+        }
+    }
+    if (out >= 0 && close(out) != 0 && rc == LATTIO_OK) rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_WRITE, "append: close");
+    close(in);
+    return rc;
+}
+
+/* Collective: the metadata attributes (equal on every rank: the date is
+ * rank 0's). */
+static int put_metadata(hid_t obj, const lattio_field_info *fi, MPI_Comm comm)
+{
+    char date[LATTIO_FIELD_TEXT_MAX];
+    if (fi->date[0]) snprintf(date, sizeof date, "%s", fi->date);
+    else lattio_field_date_now(date, sizeof date);
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Bcast(date, sizeof date, MPI_CHAR, 0, comm), "date"));
+    RETURN_IF_ERROR(lattio_h5_put_string(obj, "file_xml", fi->file_xml));
+    RETURN_IF_ERROR(lattio_h5_put_string(obj, "record_xml", fi->record_xml));
+    RETURN_IF_ERROR(lattio_h5_put_string(obj, "ildg_data_lfn", fi->lfn));
+    RETURN_IF_ERROR(lattio_h5_put_string(obj, "scidac_datatype", fi->datatype));
+    RETURN_IF_ERROR(lattio_h5_put_string(obj, "scidac_date", date));
+    RETURN_IF_ERROR(lattio_h5_put_i64(obj, "scidac_colors", fi->colors, 0));
+    RETURN_IF_ERROR(lattio_h5_put_i64(obj, "scidac_spins", fi->spins, 0));
+    return lattio_h5_put_i64(obj, "scidac_datacount", (int64_t)fi->datacount, 0);
+}
+
+/* Collective: dataset `name` under loc, contiguous and allocated now (its
+ * offset known) or chunked as `chunk` (non-NULL). */
+static int create_dataset(hid_t loc, const char *name, hid_t type, const lattio_h5_shape *sh,
+                          const hsize_t *chunk, hid_t *dset)
+{
+    hid_t lcpl = H5Pcreate(H5P_LINK_CREATE), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    hid_t sp = H5Screate_simple(sh->rank, sh->dims, NULL);
+    int rc = H5_CHECK(lcpl < 0 || dcpl < 0 || sp < 0 || H5Pset_create_intermediate_group(lcpl, 1) < 0 ||
+                              (chunk ? H5Pset_chunk(dcpl, sh->rank, chunk) : H5Pset_layout(dcpl, H5D_CONTIGUOUS)) < 0 ||
+                              H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY) < 0 ||
+                              H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0
+                          ? -1
+                          : 0,
+                      "dataset properties");
+    if (rc == LATTIO_OK) {
+        *dset = H5Dcreate2(loc, name, type, sp, lcpl, dcpl, H5P_DEFAULT);
+        rc = H5_CHECK(*dset, name);
+    }
+    if (sp >= 0) H5Sclose(sp);
+    if (dcpl >= 0) H5Pclose(dcpl);
+    if (lcpl >= 0) H5Pclose(lcpl);
+    return rc;
+}
+
+/* What one write needs across its steps. */
+typedef struct h5w {
+    MPI_Comm comm;
+    lattio_file *f;
+    hid_t fid;
+    const char *object;
+    const lattio_field_desc *d;
+    const lattio_layout *l; /* the caller's */
+    lattio_layout fl;       /* memory layout, file_order of the dataset */
+    const lattio_h5_options *o;
+    int layout, ndsets, transport;
+    lattio_field_info fi;
+} h5w;
+
+/* Collective: chunk dims = rank 0's box in the dataset's order. */
+static int chunk_dims(const h5w *w, const lattio_h5_shape *sh, hsize_t *chunk, int *use)
+{
+    uint64_t c[LATTIO_MAX_DIMS];
+    for (int i = 0; i < w->fl.ndims; i++) c[i] = w->fl.count[w->fl.file_order[i]];
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Bcast(c, w->fl.ndims, MPI_UINT64_T, 0, w->comm), "chunk"));
+    *use = 1;
+    for (int i = 0; i < sh->rank; i++) {
+        chunk[i] = i < w->fl.ndims ? (hsize_t)c[i] : sh->dims[i];
+        if (chunk[i] == 0) *use = 0;
+    }
+    return LATTIO_OK;
+}
+
+/* Collective: one dataset (direction `mu` of a Qlua gauge group, else the
+ * field) created and written, its checksum attributes set. */
+static int write_dataset(h5w *w, hid_t loc, const char *name, int mu, const void *local, lattio_field_write_info *out,
+                         lattio_h5_info *h5)
+{
+    const int gauge = lattio_field_is_gauge_kind(w->d->kind);
+    const int qlua = w->layout == LATTIO_H5_QLUA;
+    const uint64_t reals = qlua && gauge ? 18 : w->d->elements;
+    const int bits = lattio_real_size(w->d->disk_format) == 4 ? 32 : 64;
+    lattio_h5_shape sh;
+    memset(&sh, 0, sizeof sh);
+    for (int i = 0; i < w->fl.ndims; i++) sh.dims[i] = w->fl.global[w->fl.file_order[i]];
+    hid_t type = lattio_h5_make_type(w->fid, w->layout, gauge && !qlua, reals, bits, w->d->colors, &sh, w->fl.ndims);
+    int rc = type < 0 ? lattio_h5_fail(qlua ? LATTIO_ERR_ARG : LATTIO_ERR_HDF5, "dataset type") : LATTIO_OK;
+    hsize_t chunk[H5S_MAX_RANK];
+    int chunked = 0;
+    if (rc == LATTIO_OK && w->o->chunked) rc = chunk_dims(w, &sh, chunk, &chunked);
+    hid_t dset = -1;
+    if (rc == LATTIO_OK) rc = create_dataset(loc, name, type, &sh, chunked ? chunk : NULL, &dset);
+    if (type >= 0) H5Tclose(type);
+    lattio_h5_shape twin = sh;
+    hid_t mtype = rc == LATTIO_OK ? lattio_h5_make_type(-1, w->layout, gauge && !qlua, reals, bits, w->d->colors, &twin, w->fl.ndims) : -1;
+    if (rc == LATTIO_OK && mtype < 0) rc = lattio_h5_fail(LATTIO_ERR_HDF5, "memory type");
+    if (rc == LATTIO_OK && qlua) rc = lattio_h5_put_string(dset, ".kind", sh.kind);
+    if (rc == LATTIO_OK && !(qlua && gauge)) rc = put_metadata(dset, &w->fi, w->comm);
+    lattio_h5_move m = {.f = w->f, .dset = -1, .mtype = mtype, .d = w->d, .l = &w->fl, .fmt = sh.fmt, .elements = reals,
+                        .win_first = (uint64_t)(qlua && gauge ? 18 * mu : 0),
+                        .sum_kind = qlua ? LATTIO_STAGE_SUM_QLUA : LATTIO_STAGE_SUM_SCIDAC};
+    const haddr_t off = rc == LATTIO_OK ? H5Dget_offset(dset) : HADDR_UNDEF;
+    if (chunked || w->transport == LATTIO_H5_TRANSPORT_HDF5 || off == HADDR_UNDEF) m.dset = dset;
+    else m.offset = (uint64_t)off;
+    if (rc == LATTIO_OK) rc = H5_CHECK(H5Fflush(w->fid, H5F_SCOPE_GLOBAL), "flush");
+    rc = lattio_xfer_agree(w->f, rc);
+    if (rc == LATTIO_OK) rc = lattio_h5_move_write(&m, (void *)local);
+    if (rc == LATTIO_OK && qlua) {
+        struct timeval tv;
+        gettimeofday(&tv, NULL);
+        int64_t us = (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
+        rc = lattio_xfer_mpi(MPI_Bcast(&us, 1, MPI_INT64_T, 0, w->comm), "time");
+        if (rc == LATTIO_OK) rc = lattio_h5_put_bytes32(dset, ".sha256", m.qsum.x, 1);
+        if (rc == LATTIO_OK) rc = lattio_h5_put_i64(dset, ".time", us, 1);
+    } else if (rc == LATTIO_OK) {
+        rc = lattio_h5_put_u32(dset, "suma", m.sum.suma, 0);
+        if (rc == LATTIO_OK) rc = lattio_h5_put_u32(dset, "sumb", m.sum.sumb, 0);
+    }
+    if (dset >= 0) H5Dclose(dset);
+    if (mtype >= 0) H5Tclose(mtype);
+    if (rc == LATTIO_OK) {
+        out->sum = m.sum;
+        out->rounds += m.rounds;
+        out->threaded = m.threaded;
+        if (h5 && mu < 4) h5->sha256[mu] = m.qsum;
+        if (h5) {
+            h5->ndatasets++;
+            h5->transport = m.dset >= 0 ? LATTIO_H5_TRANSPORT_HDF5 : LATTIO_H5_TRANSPORT_LATTIO;
+            h5->no_collective_cause = m.no_coll;
+        }
+    }
+    return lattio_xfer_agree(w->f, rc);
+}
+
+/* Collective: the field's object(s) in the open file. */
+static int write_field(h5w *w, const void *local, lattio_field_write_info *out, lattio_h5_info *h5)
+{
+    if (!(w->layout == LATTIO_H5_QLUA && lattio_field_is_gauge_kind(w->d->kind)))
+        return write_dataset(w, w->fid, w->object, 0, local, out, h5);
+    /* Qlua gauge field: a group of one dataset per direction */
+    hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+    if (lcpl >= 0) H5Pset_create_intermediate_group(lcpl, 1);
+    hid_t g = H5Gcreate2(w->fid, w->object, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+    if (lcpl >= 0) H5Pclose(lcpl);
+    int rc = lattio_xfer_agree(w->f, H5_CHECK(g, w->object));
+    if (rc == LATTIO_OK) rc = lattio_xfer_agree(w->f, put_metadata(g, &w->fi, w->comm));
+    for (int mu = 0; mu < 4 && rc == LATTIO_OK; mu++) {
+        char name[12];
+        snprintf(name, sizeof name, "%d", mu);
+        rc = write_dataset(w, g, name, mu, local, out, h5);
+    }
+    if (g >= 0) H5Gclose(g);
+    return rc;
+}
+
+/* Collective: the HDF5 file at the lattio file's temporary name. */
+static int h5_open(h5w *w, const char *file)
+{
+    const char *disk = lattio_xfer_disk_name(w->f);
+    int rc = LATTIO_OK;
+    if (w->o->append) {
+        int rank = 0;
+        MPI_Comm_rank(w->comm, &rank);
+        rc = rank == 0 ? copy_existing(file, disk) : LATTIO_OK;
+        RETURN_IF_ERROR(lattio_xfer_agree(w->f, rc));
+    }
+    const uint64_t align = w->o->alignment ? w->o->alignment : lattio_xfer_alignment(w->f);
+    hid_t fapl = lattio_h5_fapl(w->comm, align);
+    RETURN_IF_ERROR(lattio_xfer_agree(w->f, H5_CHECK(fapl, "file access properties")));
+    int exists = 0;
+    if (w->o->append) {
+        exists = lattio_h5_is_hdf5(disk);
+        int any = 0;
+        MPI_Allreduce(&exists, &any, 1, MPI_INT, MPI_MAX, w->comm);
+        exists = any;
+    }
+    w->fid = exists ? H5Fopen(disk, H5F_ACC_RDWR, fapl) : H5Fcreate(disk, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    H5Pclose(fapl);
+    return lattio_xfer_agree(w->f, H5_CHECK(w->fid, exists ? "H5Fopen (append)" : "H5Fcreate"));
+}
+
+static int h5_write(h5w *w, const char *file, const void *local, lattio_field_write_info *out, lattio_h5_info *h5)
+{
+    RETURN_IF_ERROR(lattio_xfer_agree(w->f, check_write(w->d, w->l, local, w->layout)));
+    w->fl = *w->l;
+    if (w->layout == LATTIO_H5_QLUA) /* [Lx][Ly][Lz][Lt]: the reverse of ILDG's order */
+        for (int i = 0; i < w->l->ndims; i++) w->fl.file_order[i] = w->l->file_order[w->l->ndims - 1 - i];
+    lattio_field_describe(&w->fi, w->d, w->l);
+    RETURN_IF_ERROR(h5_open(w, file));
+    int rc = write_field(w, local, out, h5);
+    const int crc = H5_CHECK(H5Fclose(w->fid), "H5Fclose");
+    return lattio_xfer_agree(w->f, rc < 0 ? rc : crc);
+}
+
+int lattio_h5_write(MPI_Comm comm, const char *target, const lattio_field_desc *d, const lattio_layout *l,
+                    const void *local, const lattio_h5_options *o, lattio_field_write_info *out,
+                    lattio_h5_info *h5)
+{
+    lattio_h5_options dflt;
+    lattio_field_write_info mine;
+    if (!o) lattio_h5_options_default(&dflt), o = &dflt;
+    if (!out) out = &mine;
+    memset(out, 0, sizeof *out);
+    if (h5) memset(h5, 0, sizeof *h5);
+    RETURN_IF(!d || !l, LATTIO_ERR_ARG);
+    lattio_detail_clear();
+    char *file = NULL, *object = NULL;
+    RETURN_IF_ERROR(lattio_h5_split(target, &file, &object));
+    lattio_h5_quiet q;
+    lattio_h5_quiet_begin(&q);
+    h5w w = {.comm = comm, .object = object, .d = d, .l = l, .o = o, .fid = -1,
+             .layout = o->layout == LATTIO_H5_AUTO ? LATTIO_H5_QDP : o->layout, .transport = o->transport};
+    int rc = lattio_open(comm, file, LATTIO_MODE_CREATE, MPI_INFO_NULL, o->file, &w.f);
+    if (rc == LATTIO_OK) {
+        w.comm = lattio_xfer_comm(w.f);
+        lattio_xfer_call_begin(w.f, LATTIO_PHASE_SETUP);
+        rc = lattio_xfer_call_end(w.f, h5_write(&w, file, local, out, h5), 1);
+        const int crc = lattio_close(w.f);
+        if (rc == LATTIO_OK) rc = crc;
+    }
+    if (h5) h5->layout = w.layout;
+    lattio_h5_quiet_end(&q);
+    lattio_free(file);
+    lattio_free(object);
+    return rc;
+}
