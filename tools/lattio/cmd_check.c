@@ -1,5 +1,5 @@
 /* cmd_check.c -- `lattio check`: structural check of LIME files. */
-#include "tool.h"
+#include "gauge_tool.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +40,7 @@ static void print_problem(const char *path, const lattio_problem *p)
 /* Check one file; returns TOOL_OK when clean. */
 static int check_file(const char *path)
 {
+    if (h5_tool_target(path)) return h5_check(path);
     int fd = open(path, O_RDONLY);
     if (fd < 0) return tool_error("check", path, "cannot open file: %s (ERR_OPEN)", strerror(errno));
     close(fd);

@@ -38,6 +38,14 @@ static int parse_value(const char *opt, const char *v, convert_args *a)
         a->format = lattio_gauge_format_from_name(v);
         return a->format ? 0 : tool_usage("convert", "unknown format '%s'", v);
     }
+    if (strcmp(opt, "--layout") == 0) {
+        a->h5_layout = strcmp(v, "qdp") == 0 ? LATTIO_H5_QDP : strcmp(v, "qlua") == 0 ? LATTIO_H5_QLUA : 0;
+        return a->h5_layout ? 0 : tool_usage("convert", "unknown HDF5 layout '%s' (qdp, qlua)", v);
+    }
+    if (strcmp(opt, "--path") == 0) {
+        if (v[0] != '/' || strlen(v) > 255) return tool_usage("convert", "--path must start with '/' (at most 255 bytes)");
+        return a->h5_path = v, 0;
+    }
     const int n = (int)strtol(v, NULL, 10);
     if (strcmp(opt, "--precision") == 0 && (strcmp(v, "32") == 0 || strcmp(v, "64") == 0))
         return a->precision = n, 0;
@@ -48,7 +56,7 @@ static int parse_value(const char *opt, const char *v, convert_args *a)
 
 static int parse_args(int argc, char **argv, convert_args *a)
 {
-    static const char *const opts[] = {"--to", "--precision", "--nersc-rows"};
+    static const char *const opts[] = {"--to", "--precision", "--nersc-rows", "--layout", "--path"};
     int npos = 0;
     memset(a, 0, sizeof *a);
     a->format = LATTIO_GAUGE_ILDG;
@@ -56,7 +64,7 @@ static int parse_args(int argc, char **argv, convert_args *a)
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int matched = 0;
-        for (int k = 0; k < 3 && !matched; k++) {
+        for (int k = 0; k < 5 && !matched; k++) {
             const int m = tool_option(argc, argv, &i, opts[k], &v);
             if (m < 0) return tool_usage("convert", "missing value for %s", opts[k]);
             if (m > 0) {
@@ -71,6 +79,9 @@ static int parse_args(int argc, char **argv, convert_args *a)
         npos++;
     }
     if (npos != 2) return tool_usage("convert", "need IN and OUT");
+    if ((a->h5_layout || a->h5_path) && a->format != LATTIO_GAUGE_HDF5)
+        return tool_usage("convert", "--layout and --path apply to --to hdf5");
+    if (!a->h5_path) a->h5_path = "/lattice";
     return TOOL_OK;
 }
 
@@ -132,6 +143,11 @@ int convert_precision(const convert_args *a, int in_precision)
            : a->precision ? a->precision : in_precision;
 }
 
+void convert_h5_target(const convert_args *a, const char *tmp, char *out, size_t size)
+{
+    snprintf(out, size, "%s:%s", tmp, a->h5_path);
+}
+
 static verify_report convert_written; /* the written file, verified */
 
 static int write_and_check(const convert_args *a, const verify_report *in, const double *u,
@@ -141,18 +157,29 @@ static int write_and_check(const convert_args *a, const verify_report *in, const
     lattio_gauge_write_options_default(&opt, a->format);
     opt.precision = convert_precision(a, in->info.precision);
     opt.nersc_rows = a->rows;
-    int rc = lattio_gauge_write(tmp, a->format, &opt, in->info.dims, u);
+    char target[sizeof ((tool_output *)0)->tmp + 300];
+    snprintf(target, sizeof target, "%s", tmp);
+    int rc;
+    if (a->format == LATTIO_GAUGE_HDF5) { /* this process alone */
+        lattio_layout l;
+        convert_h5_target(a, tmp, target, sizeof target);
+        rc = h5_whole_layout(in->info.dims, &l);
+        if (rc == LATTIO_OK) rc = h5_write_gauge(MPI_COMM_SELF, target, a->h5_layout, opt.precision, &l, u);
+    } else {
+        rc = lattio_gauge_write(tmp, a->format, &opt, in->info.dims, u);
+    }
     if (rc != LATTIO_OK) return tool_status_error("convert", a->out, rc, "%s", " (writing)");
     verify_report *out = &convert_written;
     double *v = NULL;
     int ret = TOOL_OK;
-    if (!verify_file(tmp, out, &v) || !v) {
+    if (!verify_file(target, out, &v) || !v) {
         convert_report_problems(out, "written file holds no gauge field (ERR_VERIFY)");
         ret = TOOL_FAIL;
     } else {
         ret = compare(in, u, out, v, opt.precision, a->format == LATTIO_GAUGE_NERSC ? a->rows : 3);
     }
-    lattio_gauge_free(v);
+    if (a->format == LATTIO_GAUGE_HDF5) free(v);
+    else lattio_gauge_free(v);
     return ret; /* the success line comes after the rename */
 }
 
@@ -161,6 +188,7 @@ static int run_convert(int argc, char **argv)
     convert_args a;
     const int prc = parse_args(argc, argv, &a);
     if (prc != TOOL_OK) return prc;
+    if (a.format == LATTIO_GAUGE_HDF5 || h5_tool_target(a.in)) tool_mpi_ensure();
     if (tool_nranks() > 1) {
         int par = tool_rank() == 0 && convert_in_parallel(&a);
         tool_mpi_bcast(&par, sizeof par, 0);

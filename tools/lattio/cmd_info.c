@@ -1,6 +1,6 @@
 /* cmd_info.c -- `lattio info`: list the records of a LIME file in the
  * format of C-LIME's lime_contents, or as JSON. */
-#include "tool.h"
+#include "gauge_tool.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -162,6 +162,7 @@ static int run_info(int argc, char **argv)
             file = argv[i];
     }
     if (!file) return tool_usage("info", "missing FILE");
+    if (h5_tool_target(file)) return h5_info(file, json);
     return list_records(file, json);
 }
 

@@ -16,7 +16,8 @@
 int convert_in_parallel(const convert_args *a)
 {
     int format = 0;
-    if (a->format != LATTIO_GAUGE_ILDG && a->format != LATTIO_GAUGE_SCIDAC) return 0;
+    if (a->format != LATTIO_GAUGE_ILDG && a->format != LATTIO_GAUGE_SCIDAC && a->format != LATTIO_GAUGE_HDF5) return 0;
+    if (h5_tool_target(a->in)) return 1;
     return lattio_gauge_detect(a->in, &format) == LATTIO_OK && format == LATTIO_GAUGE_ILDG;
 }
 
@@ -30,6 +31,11 @@ typedef struct convert_plan {
 static int write_out(const convert_args *a, const convert_plan *p, const lattio_layout *l,
                      const double *u)
 {
+    if (a->format == LATTIO_GAUGE_HDF5) {
+        char target[sizeof p->out.tmp + 300];
+        convert_h5_target(a, p->out.tmp, target, sizeof target);
+        return h5_write_gauge(MPI_COMM_WORLD, target, a->h5_layout, p->precision, l, u);
+    }
     lattio_options opt;
     lattio_options_default(&opt);
     opt.in_place = 1; /* p->out.tmp is already a temporary name */
@@ -58,7 +64,10 @@ static int check_out(const convert_args *a, const convert_plan *p, const verify_
                      const lattio_layout *l, const double *u)
 {
     verify_report *const out = &convert_written_mpi;
-    const int ok = verify_file_any(p->out.tmp, out);
+    char target[sizeof p->out.tmp + 300];
+    snprintf(target, sizeof target, "%s", p->out.tmp);
+    if (a->format == LATTIO_GAUGE_HDF5) convert_h5_target(a, p->out.tmp, target, sizeof target);
+    const int ok = verify_file_any(target, out);
     lattio_layout lv;
     double *v = NULL;
     const int have = verify_take_gauge(&lv, &v);

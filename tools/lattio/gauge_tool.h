@@ -25,6 +25,8 @@ typedef struct verify_report {
     const char *path;
     int format;                  /* enum lattio_gauge_format; 0 for a LIME file without gauge */
     int is_lime;
+    int is_hdf5;                 /* an HDF5 file (h5_tool.c): fields are datasets */
+    int h5_layout;               /* LATTIO_H5_QDP / _QLUA of the last field */
     size_t nrecords;
     int nfields;
     vr_field fields[VR_MAX_FIELDS];
@@ -44,11 +46,33 @@ int verify_file(const char *path, verify_report *rep, double **u);
 void verify_print_text(FILE *f, const verify_report *rep);
 void verify_print_json(FILE *f, const verify_report *rep);
 
+/* HDF5 files (h5_tool.c).  h5_tool_target: ARG names an HDF5 file ("FILE"
+ * with HDF5's signature or "FILE:/PATH").  verify_h5: collective on comm,
+ * every lattice field of ARG (or the one PATH names) read over the ranks
+ * (slabs of t), checksums compared, gauge observables computed; the first
+ * gauge field read is handed over in *gl / *glocal when glocal != NULL
+ * (caller frees).  h5_info / h5_check: `info` and `check` of ARG (this
+ * process alone).  h5_write_gauge: collective on comm, the gauge field
+ * (native doubles, layout l) to TARGET in `layout`, verified after
+ * writing.  h5_whole_layout: the layout of a whole 4-D gauge field in ILDG
+ * order. */
+int h5_tool_target(const char *arg);
+int verify_h5(const char *arg, verify_report *rep, MPI_Comm comm, lattio_layout *gl, double **glocal);
+int h5_info(const char *arg, int json);
+int h5_check(const char *arg);
+int h5_write_gauge(MPI_Comm comm, const char *target, int layout, int precision, const lattio_layout *l,
+                   const double *u);
+int h5_whole_layout(const uint64_t dims[4], lattio_layout *l);
+
 /* `lattio convert` (cmd_convert.c, convert_mpi.c). */
 typedef struct convert_args {
     const char *in, *out;
     int format, precision, rows;
+    int h5_layout;       /* --layout qdp|qlua (HDF5 OUT) */
+    const char *h5_path; /* --path (HDF5 OUT), default /lattice */
 } convert_args;
+/* The HDF5 target of OUT's temporary name tmp. */
+void convert_h5_target(const convert_args *a, const char *tmp, char *out, size_t size);
 
 void convert_report_problems(const verify_report *rep, const char *what);
 double max_diff(const double *a, const double *b, uint64_t n);
@@ -81,5 +105,7 @@ int verify_file_any(const char *path, verify_report *rep);
  * (this rank's slab, native doubles, layout *l), handed to the caller (free
  * with free()); 0 when there is none (on every rank alike). */
 int verify_take_gauge(lattio_layout *l, double **local);
+/* Keep a distributed gauge field for verify_take_gauge (takes `local`). */
+void verify_keep_gauge(const lattio_layout *l, double *local);
 
 #endif

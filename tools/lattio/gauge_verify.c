@@ -233,9 +233,17 @@ static void plain_gauge(verify_report *rep, double **u)
 
 int verify_file(const char *path, verify_report *rep, double **u)
 {
+    if (u) *u = NULL;
+    if (h5_tool_target(path)) { /* this process alone */
+        tool_mpi_ensure();
+        lattio_layout l;
+        double *local = NULL;
+        const int ok = verify_h5(path, rep, MPI_COMM_SELF, &l, u ? &local : NULL);
+        if (u) *u = local; /* one rank: the whole field in ILDG order */
+        return ok;
+    }
     memset(rep, 0, sizeof *rep);
     rep->path = path;
-    if (u) *u = NULL;
     int format;
     const int rc = lattio_gauge_detect(path, &format);
     if (rc != LATTIO_OK) {
@@ -284,13 +292,18 @@ static void text_gauge(FILE *f, const verify_report *rep)
 void verify_print_text(FILE *f, const verify_report *rep)
 {
     if (rep->is_lime) fprintf(f, "%s: LIME, %zu records, %d binary\n", rep->path, rep->nrecords, rep->nfields);
+    if (rep->is_hdf5) fprintf(f, "%s: HDF5, %zu lattice fields\n", rep->path, rep->nrecords);
+    const char *what = rep->is_hdf5 ? "field" : "record";
     for (int i = 0; i < rep->nfields; i++) {
         const vr_field *v = &rep->fields[i];
         if (v->io_failed) /* a broken disk, not a broken file: no checksum to show */
-            fprintf(f, "%s: record %d (%s), %" PRIu64 " bytes: not read (I/O error)\n", rep->path,
+            fprintf(f, "%s: %s %d (%s), %" PRIu64 " bytes: not read (I/O error)\n", rep->path, what,
                     v->record, v->type, v->length);
+        else if (rep->is_hdf5 && !v->has_stored)
+            fprintf(f, "%s: %s %d (%s), %" PRIu64 " bytes: %s\n", rep->path, what, v->record, v->type,
+                    v->length, v->ok ? "ok" : "FAILED");
         else
-            fprintf(f, "%s: record %d (%s), %" PRIu64 " bytes: checksum %x %x %s\n", rep->path,
+            fprintf(f, "%s: %s %d (%s), %" PRIu64 " bytes: checksum %x %x %s\n", rep->path, what,
                     v->record, v->type, v->length, (unsigned)v->computed.suma,
                     (unsigned)v->computed.sumb, v->ok ? "ok" : "FAILED");
     }
@@ -369,7 +382,9 @@ void verify_print_json(FILE *f, const verify_report *rep)
     fputs("{\"file\": ", f);
     tool_json_string(f, rep->path);
     fprintf(f, ", \"ok\": %s, \"lime\": %s, \"format\": \"%s\"", rep->nproblems ? "false" : "true",
-            rep->is_lime ? "true" : "false", rep->format ? lattio_gauge_format_name(rep->format) : (rep->is_lime ? "lime" : "unknown"));
+            rep->is_lime ? "true" : "false",
+            rep->format ? lattio_gauge_format_name(rep->format) : rep->is_lime ? "lime" : rep->is_hdf5 ? "hdf5" : "unknown");
+    if (rep->is_hdf5) fprintf(f, ", \"hdf5_layout\": \"%s\"", rep->h5_layout == LATTIO_H5_QLUA ? "qlua" : "qdp");
     if (rep->is_lime) fprintf(f, ", \"records\": %zu", rep->nrecords);
     fputs(", \"binary_records\": [", f);
     for (int i = 0; i < rep->nfields; i++) {

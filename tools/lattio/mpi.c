@@ -39,6 +39,18 @@ int tool_mpi_start(int *argc, char ***argv)
     return 0;
 }
 
+void tool_mpi_ensure(void)
+{
+    int done = 0;
+    MPI_Initialized(&done);
+    if (done) return;
+    int provided = 0;
+    if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) return;
+    mpi_on = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &mpi_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &mpi_size);
+}
+
 int tool_mpi_finish(int rc)
 {
     if (mpi_on) MPI_Finalize();

@@ -42,6 +42,9 @@ extern const tool_command tool_cmd_clean;
 int tool_mpi_start(int *argc, char ***argv);
 /* MPI_Finalize if initialised; returns rc. */
 int tool_mpi_finish(int rc);
+/* MPI initialised (as a singleton when the command was not launched by
+ * mpirun: HDF5 files need MPI-IO); idempotent. */
+void tool_mpi_ensure(void);
 /* This process's rank and the number of ranks (0 and 1 when serial). */
 int tool_rank(void);
 int tool_nranks(void);

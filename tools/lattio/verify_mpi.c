@@ -132,9 +132,17 @@ static void follow(const char *path)
 
 int verify_file_any(const char *path, verify_report *rep)
 {
-    if (tool_nranks() < 2) return verify_file(path, rep, NULL);
     free(kept.local);
     kept.have = 0, kept.local = NULL;
+    if (h5_tool_target(path)) { /* every rank, collective */
+        tool_mpi_ensure();
+        lattio_layout l;
+        double *local = NULL;
+        const int ok = verify_h5(path, rep, MPI_COMM_WORLD, &l, &local);
+        if (local) verify_keep_gauge(&l, local);
+        return ok;
+    }
+    if (tool_nranks() < 2) return verify_file(path, rep, NULL);
     if (tool_rank() != 0) {
         follow(path);
         return 1;
@@ -146,6 +154,12 @@ int verify_file_any(const char *path, verify_report *rep)
     memset(&done, 0, sizeof done);
     tool_mpi_bcast(&done, sizeof done, 0);
     return ok;
+}
+
+void verify_keep_gauge(const lattio_layout *l, double *local)
+{
+    free(kept.local);
+    kept.have = 1, kept.l = *l, kept.local = local;
 }
 
 int verify_take_gauge(lattio_layout *l, double **local)
