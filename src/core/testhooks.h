@@ -23,6 +23,9 @@ void lattio_collective_test_hooks(uint64_t staging_bytes, int force_guard, int i
 /* io/container.c: close the file and free the handle without the final
  * trailers (a writer killed before close). */
 void lattio_container_test_abandon(lattio_container *c);
+/* hdf5/h5_write.c: SIGKILL this process once a write's data are in the
+ * temporary file (before the checksum attributes and the rename). */
+void lattio_h5_test_kill_after_data(int on);
 #endif
 
 #endif

@@ -3,6 +3,7 @@
  * HDF5 lays out the dataset(s) and metadata, the field pipe moves the bytes
  * (h5_move.c), the checksums become attributes, the rename publishes. */
 #include "h5_internal.h"
+#include "testhooks.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +11,20 @@
 #include <string.h>
 #include <sys/time.h>
 #include <unistd.h>
+
+#ifdef LATTIO_TEST_HOOKS
+#include <signal.h>
+static int kill_after_data;
+void lattio_h5_test_kill_after_data(int on) { kill_after_data = on; }
+#endif
+
+/* Test hook: a writer killed between its data and its rename. */
+static void maybe_die(void)
+{
+#ifdef LATTIO_TEST_HOOKS
+    if (kill_after_data) raise(SIGKILL);
+#endif
+}
 
 /* Local: the descriptor, layout and options make sense together. */
 static int check_write(const lattio_field_desc *d, const lattio_layout *l, const void *local, int layout)
@@ -149,6 +164,7 @@ static int write_dataset(h5w *w, hid_t loc, const char *name, int mu, const void
     if (rc == LATTIO_OK) rc = H5_CHECK(H5Fflush(w->fid, H5F_SCOPE_GLOBAL), "flush");
     rc = lattio_xfer_agree(w->f, rc);
     if (rc == LATTIO_OK) rc = lattio_h5_move_write(&m, (void *)local);
+    if (rc == LATTIO_OK) maybe_die();
     if (rc == LATTIO_OK && qlua) {
         struct timeval tv;
         gettimeofday(&tv, NULL);

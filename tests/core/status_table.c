@@ -19,7 +19,7 @@ int main(void)
     };
     size_t n = sizeof values / sizeof values[0];
     for (size_t i = 0; i < n; i++) {
-        CHECK(values[i] <= 0 && values[i] > -700);
+        CHECK(values[i] <= 0 && values[i] > -800); /* ranges down to HDF5's -700s */
         CHECK(strcmp(lattio_error_name(values[i]), "UNKNOWN") != 0);
         for (size_t j = i + 1; j < n; j++) CHECK(values[i] != values[j]);
     }

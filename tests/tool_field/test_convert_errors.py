@@ -20,7 +20,7 @@ def main():
     tu.check(p.returncode == 1 and b"no gauge field" in p.stderr, "non-gauge IN: %r" % p.stderr)
     p = tu.run(["convert", tu.data_path("unity.lime"), "odd.oq", "--to", "openqcd"])
     tu.check_eq(p.returncode, 0, "unity to openQCD")
-    for args in (["x"], ["a", "b", "c"], ["a", "b", "--to", "hdf5"], ["a", "b", "--precision", "16"],
+    for args in (["x"], ["a", "b", "c"], ["a", "b", "--to", "grib"], ["a", "b", "--precision", "16"],
                  ["a", "b", "--nersc-rows", "4"], ["a", "b", "--to"], ["a", "b", "--frob"]):
         p = tu.run(["convert"] + args)
         tu.check(p.returncode == 2 and b"try 'lattio convert --help'" in p.stderr, "usage %s" % args)
