@@ -60,6 +60,15 @@ step "lattio convert: the SZIN NERSC file to ILDG (verified before and after), t
 "$lattio" convert "$data/t_nersc.cfg" "$out/from_nersc.lime" --to ildg
 mpirun -np 2 $mpirun_flags "$lattio" verify "$out/from_nersc.lime"
 
+step "HDF5: an ILDG configuration to QDP++'s and Qlua's HDF5 layouts at 2 ranks, listed, verified, and back to ILDG"
+rm -f "$out/cfg.h5" "$out/cfg_qlua.h5" "$out/back.lime"
+mpirun -np 2 $mpirun_flags "$lattio" convert "$data/lat.sample.l4444.ildg" "$out/cfg.h5" --to hdf5 --path /cfg/0001/U
+mpirun -np 2 $mpirun_flags "$lattio" convert "$data/lat.sample.l4444.ildg" "$out/cfg_qlua.h5" --to hdf5 --layout qlua
+"$lattio" info "$out/cfg.h5"
+"$lattio" info "$out/cfg_qlua.h5"
+mpirun -np 2 $mpirun_flags "$lattio" verify "$out/cfg.h5" "$out/cfg_qlua.h5"
+"$lattio" convert "$out/cfg_qlua.h5" "$out/back.lime"
+
 step "lattio bench at 2 ranks: every strategy against plain POSIX, with the time breakdown"
 mpirun -np 2 $mpirun_flags "$lattio" bench --dims 8,8,8,16 --reps 2 --warmup 0 --profile --dir "$out"
 
