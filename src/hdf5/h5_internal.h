@@ -32,9 +32,10 @@ int lattio_h5_open_fail(void);
 /* "FILE:/PATH" into a file name and an object path (lattio_malloc'd). */
 int lattio_h5_split(const char *target, char **file, char **object);
 
-/* File access: MPI-IO on comm with collective metadata operations and
- * writes, alignment (0: none) of objects of at least 64 KiB. */
-hid_t lattio_h5_fapl(MPI_Comm comm, uint64_t alignment);
+/* File access: MPI-IO on comm with the hints (striping, collective
+ * buffering) lattio opened its own handle with, collective metadata
+ * operations and writes, alignment (0: none) of objects of at least 64 KiB. */
+hid_t lattio_h5_fapl(MPI_Comm comm, MPI_Info hints, uint64_t alignment);
 /* Collective transfers. */
 hid_t lattio_h5_dxpl(void);
 

@@ -102,7 +102,7 @@ int lattio_h5_list(MPI_Comm comm, const char *path, int nd, lattio_h5_entry *out
     if (rank == 0) sig = lattio_h5_is_hdf5(path);
     int rc = lattio_xfer_mpi(MPI_Bcast(&sig, 1, MPI_INT, 0, comm), "signature");
     if (rc == LATTIO_OK && !sig) rc = LATTIO_FAIL(LATTIO_ERR_UNKNOWN_FORMAT, "not HDF5");
-    hid_t fapl = rc == LATTIO_OK ? lattio_h5_fapl(comm, 0) : -1;
+    hid_t fapl = rc == LATTIO_OK ? lattio_h5_fapl(comm, MPI_INFO_NULL, 0) : -1;
     hid_t fid = fapl >= 0 ? H5Fopen(path, H5F_ACC_RDONLY, fapl) : -1;
     if (rc == LATTIO_OK && fid < 0) rc = lattio_h5_open_fail();
     if (rc == LATTIO_OK) rc = H5_CHECK(H5Ovisit2(fid, H5_INDEX_NAME, H5_ITER_INC, each, &v, H5O_INFO_BASIC), "visit");

@@ -240,7 +240,7 @@ static int h5_read(h5r *r, const char *file, void *local, lattio_field_read_info
     RETURN_IF_ERROR(lattio_xfer_agree(r->f, check_read(r->d, r->l, local)));
     uint64_t mine = lattio_layout_local_sites(r->l), total = 0;
     RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, r->comm), "sites"));
-    hid_t fapl = lattio_h5_fapl(r->comm, 0);
+    hid_t fapl = lattio_h5_fapl(r->comm, lattio_xfer_hints(r->f), 0);
     RETURN_IF_ERROR(lattio_xfer_agree(r->f, H5_CHECK(fapl, "file access properties")));
     r->fid = H5Fopen(file, H5F_ACC_RDONLY, fapl);
     H5Pclose(fapl);

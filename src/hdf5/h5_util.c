@@ -68,11 +68,11 @@ int lattio_h5_split(const char *target, char **file, char **object)
     return LATTIO_OK;
 }
 
-hid_t lattio_h5_fapl(MPI_Comm comm, uint64_t alignment)
+hid_t lattio_h5_fapl(MPI_Comm comm, MPI_Info hints, uint64_t alignment)
 {
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     if (fapl < 0) return fapl;
-    if (H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL) < 0 || H5Pset_all_coll_metadata_ops(fapl, 1) < 0 ||
+    if (H5Pset_fapl_mpio(fapl, comm, hints) < 0 || H5Pset_all_coll_metadata_ops(fapl, 1) < 0 ||
         H5Pset_coll_metadata_write(fapl, 1) < 0 ||
         (alignment > 1 && H5Pset_alignment(fapl, 65536, (hsize_t)alignment) < 0)) {
         H5Pclose(fapl);

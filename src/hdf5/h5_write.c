@@ -225,7 +225,7 @@ static int h5_open(h5w *w, const char *file)
         RETURN_IF_ERROR(lattio_xfer_agree(w->f, rc));
     }
     const uint64_t align = w->o->alignment ? w->o->alignment : lattio_xfer_alignment(w->f);
-    hid_t fapl = lattio_h5_fapl(w->comm, align);
+    hid_t fapl = lattio_h5_fapl(w->comm, lattio_xfer_hints(w->f), align);
     RETURN_IF_ERROR(lattio_xfer_agree(w->f, H5_CHECK(fapl, "file access properties")));
     int exists = 0;
     if (w->o->append) {

@@ -312,6 +312,8 @@ void lattio_xfer_region_end(lattio_file *f)
     f->raw = 0;
 }
 
+MPI_Info lattio_xfer_hints(const lattio_file *f) { return f->info; }
+
 uint64_t lattio_xfer_alignment(const lattio_file *f) { return lattio_file_alignment(f, f->opt.stripe_size); }
 
 const char *lattio_xfer_disk_name(const lattio_file *f)

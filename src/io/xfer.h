@@ -77,6 +77,9 @@ void lattio_xfer_region_end(lattio_file *f);
 /* Local: the name the file has on disk while open (the temporary name of a
  * CREATE file before its rename, else the path; NULL for attached files). */
 const char *lattio_xfer_disk_name(const lattio_file *f);
+/* Local: the MPI_Info hints f was opened with (MPI_INFO_NULL: none), for
+ * another library opening the same file. */
+MPI_Info lattio_xfer_hints(const lattio_file *f);
 /* Local: the file-domain alignment of f (lattio_open's striping rule). */
 uint64_t lattio_xfer_alignment(const lattio_file *f);
 /* Local: f holds a record of `type` (present at open or begun since). */

@@ -18,6 +18,7 @@
   checksum attribute, a .sha256 of the wrong size) each fail `verify` with
   their own status."""
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -223,6 +224,18 @@ def round_trip(opt):
     for s in steps:
         r = mu.run_mpi(opt, opt.np, s)
         tu.check_eq(r.returncode, 0, "round trip %s (%s)" % (" ".join(s[1:]), r.stderr.decode()[-300:]))
+    # and from HDF5 to the other formats lattio writes, verified at EXPECTED's plaquette
+    for fmt in ("scidac", "nersc", "milc", "openqcd"):
+        out = "c." + fmt
+        if os.path.exists(out):
+            os.unlink(out)
+        r = mu.run_mpi(opt, opt.np, ["convert", "c.h5", out, "--to", fmt])
+        tu.check_eq(r.returncode, 0, "c.h5 -> %s (%s)" % (fmt, r.stderr.decode()[-300:]))
+        v = mu.run_serial(["verify", "--json", out])
+        rep = json.loads(v.stdout.decode())[0] if v.stdout else {}
+        tol = 1e-6 if fmt == "milc" else 1e-9
+        tu.check(abs(rep.get("plaquette", 0) - CONFIGS["t_dprec_ildg.lime"][0]) < tol,
+                 "c.h5 -> %s: plaquette %r" % (fmt, rep.get("plaquette")))
     date = re.compile(rb"<date>[^<]*</date>")
     a = date.sub(b"", tu.read("a.lime"))
     for b in ("b.lime", "c.lime"):
