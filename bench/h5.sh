@@ -22,7 +22,9 @@ for cfg in ${CONFIGS:-1:tslab 2:tslab 2:xy 4:tslab 4:xy}; do
     np=${cfg%%:*} decomp=${cfg#*:}
     for sync in ${SYNC:-0 1}; do
         echo "[np $np $decomp sync $sync] load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-        mpirun --oversubscribe -np "$np" "$bin/h5_bench" "$L" "$T" "$decomp" "$reps" "$sync"
+        # Open MPI 4's launcher sometimes fails a finished job (ompi#7833): once more
+        mpirun --oversubscribe -np "$np" "$bin/h5_bench" "$L" "$T" "$decomp" "$reps" "$sync" ||
+            mpirun --oversubscribe -np "$np" "$bin/h5_bench" "$L" "$T" "$decomp" "$reps" "$sync"
     done
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

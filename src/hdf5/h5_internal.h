@@ -20,6 +20,15 @@ typedef struct lattio_h5_quiet {
 void lattio_h5_quiet_begin(lattio_h5_quiet *q);
 void lattio_h5_quiet_end(const lattio_h5_quiet *q);
 
+/* The frame of a public call: the detail cleared, TARGET split into its
+ * file and object path, HDF5's printing off; end undoes it all. */
+typedef struct lattio_h5_call {
+    char *file, *object;
+    lattio_h5_quiet q;
+} lattio_h5_call;
+int lattio_h5_call_begin(lattio_h5_call *c, const char *target);
+void lattio_h5_call_end(lattio_h5_call *c);
+
 /* Return `status`, with HDF5's innermost message on its error stack as
  * lattio_last_detail ("what: message"). */
 int lattio_h5_fail(int status, const char *what);

@@ -268,12 +268,10 @@ int lattio_h5_read(MPI_Comm comm, const char *target, const lattio_field_desc *d
     memset(info, 0, sizeof *info);
     if (h5) memset(h5, 0, sizeof *h5);
     RETURN_IF(!d || !l, LATTIO_ERR_ARG);
-    lattio_detail_clear();
-    char *file = NULL, *object = NULL;
-    RETURN_IF_ERROR(lattio_h5_split(target, &file, &object));
-    lattio_h5_quiet q;
-    lattio_h5_quiet_begin(&q);
-    h5r r = {.object = object, .d = d, .l = l, .o = o, .fid = -1, .obj = -1};
+    lattio_h5_call call;
+    RETURN_IF_ERROR(lattio_h5_call_begin(&call, target));
+    const char *file = call.file;
+    h5r r = {.object = call.object, .d = d, .l = l, .o = o, .fid = -1, .obj = -1};
     int rc = lattio_open(comm, file, LATTIO_MODE_READ, MPI_INFO_NULL, o->file, &r.f);
     if (rc == LATTIO_OK) {
         r.comm = lattio_xfer_comm(r.f);
@@ -288,8 +286,6 @@ int lattio_h5_read(MPI_Comm comm, const char *target, const lattio_field_desc *d
         if (rc == LATTIO_OK) rc = crc;
     }
     if (rc < 0 || info == &mine) lattio_field_info_free(&info->field);
-    lattio_h5_quiet_end(&q);
-    lattio_free(file);
-    lattio_free(object);
+    lattio_h5_call_end(&call);
     return rc;
 }

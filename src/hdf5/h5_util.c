@@ -15,6 +15,22 @@ void lattio_h5_quiet_begin(lattio_h5_quiet *q)
 
 void lattio_h5_quiet_end(const lattio_h5_quiet *q) { H5Eset_auto2(H5E_DEFAULT, q->fn, q->data); }
 
+int lattio_h5_call_begin(lattio_h5_call *c, const char *target)
+{
+    lattio_detail_clear();
+    RETURN_IF_ERROR(lattio_h5_split(target, &c->file, &c->object));
+    lattio_h5_quiet_begin(&c->q);
+    return LATTIO_OK;
+}
+
+void lattio_h5_call_end(lattio_h5_call *c)
+{
+    lattio_h5_quiet_end(&c->q);
+    lattio_free(c->file);
+    lattio_free(c->object);
+    c->file = c->object = NULL;
+}
+
 /* The walk keeps the innermost description (the cause) and the outermost
  * function (the API call). */
 typedef struct walk_state {

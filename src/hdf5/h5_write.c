@@ -263,12 +263,10 @@ int lattio_h5_write(MPI_Comm comm, const char *target, const lattio_field_desc *
     memset(out, 0, sizeof *out);
     if (h5) memset(h5, 0, sizeof *h5);
     RETURN_IF(!d || !l, LATTIO_ERR_ARG);
-    lattio_detail_clear();
-    char *file = NULL, *object = NULL;
-    RETURN_IF_ERROR(lattio_h5_split(target, &file, &object));
-    lattio_h5_quiet q;
-    lattio_h5_quiet_begin(&q);
-    h5w w = {.comm = comm, .object = object, .d = d, .l = l, .o = o, .fid = -1,
+    lattio_h5_call call;
+    RETURN_IF_ERROR(lattio_h5_call_begin(&call, target));
+    const char *file = call.file;
+    h5w w = {.comm = comm, .object = call.object, .d = d, .l = l, .o = o, .fid = -1,
              .layout = o->layout == LATTIO_H5_AUTO ? LATTIO_H5_QDP : o->layout, .transport = o->transport};
     int rc = lattio_open(comm, file, LATTIO_MODE_CREATE, MPI_INFO_NULL, o->file, &w.f);
     if (rc == LATTIO_OK) {
@@ -279,8 +277,6 @@ int lattio_h5_write(MPI_Comm comm, const char *target, const lattio_field_desc *
         if (rc == LATTIO_OK) rc = crc;
     }
     if (h5) h5->layout = w.layout;
-    lattio_h5_quiet_end(&q);
-    lattio_free(file);
-    lattio_free(object);
+    lattio_h5_call_end(&call);
     return rc;
 }

@@ -178,16 +178,26 @@ static const char *layout_name(int layout) { return layout == LATTIO_H5_QLUA ? "
 
 static const char *checksum_word(int c) { return c == 1 ? "scidac" : c == 2 ? "sha256" : "none"; }
 
+/* This process alone: the fields of ARG's file (at most VR_MAX_FIELDS);
+ * prints the error of `cmd` and returns TOOL_FAIL when it cannot list. */
+static lattio_h5_entry listed[VR_MAX_FIELDS];
+
+static int list_file(const char *cmd, const char *arg, char *file, size_t size, const char **path, int *count)
+{
+    split(arg, file, size, path);
+    tool_mpi_ensure();
+    *count = 0;
+    const int rc = lattio_h5_list(MPI_COMM_SELF, file, 4, listed, VR_MAX_FIELDS, count);
+    return rc == LATTIO_OK ? TOOL_OK : tool_status_error(cmd, arg, rc, "%s", detail());
+}
+
 int h5_info(const char *arg, int json)
 {
     char file[4096];
     const char *path;
-    split(arg, file, sizeof file, &path);
-    tool_mpi_ensure();
-    static lattio_h5_entry list[VR_MAX_FIELDS];
     int count = 0;
-    const int rc = lattio_h5_list(MPI_COMM_SELF, file, 4, list, VR_MAX_FIELDS, &count);
-    if (rc != LATTIO_OK) return tool_status_error("info", arg, rc, "%s", detail());
+    if (list_file("info", arg, file, sizeof file, &path, &count) != TOOL_OK) return TOOL_FAIL;
+    const lattio_h5_entry *list = listed;
     if (json) {
         fputs("{\"file\": ", stdout);
         tool_json_string(stdout, file);
@@ -224,12 +234,8 @@ int h5_check(const char *arg)
 {
     char file[4096];
     const char *path;
-    split(arg, file, sizeof file, &path);
-    tool_mpi_ensure();
-    static lattio_h5_entry list[VR_MAX_FIELDS];
     int count = 0;
-    const int rc = lattio_h5_list(MPI_COMM_SELF, file, 4, list, VR_MAX_FIELDS, &count);
-    if (rc != LATTIO_OK) return tool_status_error("check", arg, rc, "%s", detail());
+    if (list_file("check", arg, file, sizeof file, &path, &count) != TOOL_OK) return TOOL_FAIL;
     if (count == 0) return tool_error("check", arg, "no lattice field in the HDF5 file (ERR_HDF5_NOT_FOUND)");
     printf("%s: ok, HDF5, %d lattice field%s\n", arg, count, count == 1 ? "" : "s");
     return TOOL_OK;
