@@ -28,6 +28,12 @@ done
 CONFIGS="1:tslab 2:x" SYNC=0 BENCH_TMP="$S" "$HERE/floor.sh" "$BUILD" 4 8 1 > "$S/floor.txt" 2>&1 ||
     { cat "$S/floor.txt" >&2; echo "bench smoke: floor.sh failed" >&2; exit 1; }
 grep -q "RATIO field read" "$S/floor.txt" || { echo "bench smoke: floor.sh printed no ratios" >&2; exit 1; }
+# h5.sh (HDF5 through lattio vs ILDG vs plain parallel HDF5) on a tiny lattice
+if [ -x "$BUILD/bin/h5_bench" ]; then
+    CONFIGS="2:xy" SYNC=0 BENCH_TMP="$S" "$HERE/h5.sh" "$BUILD" 4 8 1 > "$S/h5.txt" 2>&1 ||
+        { cat "$S/h5.txt" >&2; echo "bench smoke: h5.sh failed" >&2; exit 1; }
+    grep -q "ratios: h5/lime write" "$S/h5.txt" || { echo "bench smoke: h5.sh printed no ratios" >&2; exit 1; }
+fi
 for py in python3 /usr/bin/python3; do
     if "$py" -c 'import matplotlib' 2>/dev/null; then
         "$py" "$HERE/plot.py" -o "$S/bench.png" "$S"/np*.json > /dev/null
