@@ -292,7 +292,8 @@ static void text_gauge(FILE *f, const verify_report *rep)
 void verify_print_text(FILE *f, const verify_report *rep)
 {
     if (rep->is_lime) fprintf(f, "%s: LIME, %zu records, %d binary\n", rep->path, rep->nrecords, rep->nfields);
-    if (rep->is_hdf5) fprintf(f, "%s: HDF5, %zu lattice fields\n", rep->path, rep->nrecords);
+    if (rep->is_hdf5)
+        fprintf(f, "%s: HDF5, %zu lattice field%s\n", rep->path, rep->nrecords, rep->nrecords == 1 ? "" : "s");
     const char *what = rep->is_hdf5 ? "field" : "record";
     for (int i = 0; i < rep->nfields; i++) {
         const vr_field *v = &rep->fields[i];
