@@ -188,7 +188,8 @@ static int run_convert(int argc, char **argv)
     convert_args a;
     const int prc = parse_args(argc, argv, &a);
     if (prc != TOOL_OK) return prc;
-    if (a.format == LATTIO_GAUGE_HDF5 || h5_tool_target(a.in)) tool_mpi_ensure();
+    /* HDF5 needs MPI: a single process starts it (under mpirun it runs) */
+    if (a.format == LATTIO_GAUGE_HDF5 || (tool_nranks() < 2 && h5_tool_target(a.in))) tool_mpi_ensure();
     if (tool_nranks() > 1) {
         int par = tool_rank() == 0 && convert_in_parallel(&a);
         tool_mpi_bcast(&par, sizeof par, 0);

@@ -134,7 +134,11 @@ int verify_file_any(const char *path, verify_report *rep)
 {
     free(kept.local);
     kept.have = 0, kept.local = NULL;
-    if (h5_tool_target(path)) { /* every rank, collective */
+    /* rank 0 alone looks at the file (one metadata access; the other ranks'
+     * first reads are the field's) */
+    int h5 = tool_rank() == 0 ? h5_tool_target(path) : 0;
+    tool_mpi_bcast(&h5, sizeof h5, 0);
+    if (h5) { /* every rank, collective */
         tool_mpi_ensure();
         lattio_layout l;
         double *local = NULL;
