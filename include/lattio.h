@@ -955,6 +955,10 @@ typedef struct lattio_gauge_write_options {
     int little_endian; /* NERSC and MILC: store little-endian (default: NERSC big, MILC little) */
     const char *lfn;   /* ILDG: the ildg-data-lfn text (default "lattio") */
     const char *label; /* NERSC ENSEMBLE_LABEL, MILC time stamp, SciDAC file XML annotation */
+    /* ILDG/SciDAC: the user file XML and record XML written verbatim and the
+     * private record's date (NULL: lattio's, from label; and now), so a
+     * conversion keeps the metadata of the file it came from */
+    const char *file_xml, *record_xml, *date;
 } lattio_gauge_write_options;
 
 /* precision 64, nersc_rows 3, NERSC big-endian / MILC little-endian. */

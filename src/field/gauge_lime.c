@@ -125,8 +125,10 @@ static int make_info(lattio_field_info *fi, int format, const lattio_gauge_write
     fi->typesize = (uint64_t)opt->precision * 18 / 8;
     fi->datacount = 4;
     fi->lfn = (char *)(opt->lfn ? opt->lfn : "lattio");
-    fi->file_xml = file_xml;
-    fi->record_xml = (char *)"<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(3) gauge field</info>";
+    fi->file_xml = opt->file_xml ? (char *)opt->file_xml : file_xml;
+    fi->record_xml = (char *)(opt->record_xml ? opt->record_xml
+                                              : "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(3) gauge field</info>");
+    if (opt->date) snprintf(fi->date, sizeof fi->date, "%s", opt->date);
     return LATTIO_OK;
 }
 

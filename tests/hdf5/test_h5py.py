@@ -236,10 +236,16 @@ def round_trip(opt):
         tol = 1e-6 if fmt == "milc" else 1e-9
         tu.check(abs(rep.get("plaquette", 0) - CONFIGS["t_dprec_ildg.lime"][0]) < tol,
                  "c.h5 -> %s: plaquette %r" % (fmt, rep.get("plaquette")))
-    date = re.compile(rb"<date>[^<]*</date>")
-    a = date.sub(b"", tu.read("a.lime"))
+    # convert carries IN's file XML, record XML, LFN and date through HDF5
+    a = tu.read("a.lime")
     for b in ("b.lime", "c.lime"):
-        tu.check(a == date.sub(b"", tu.read(b)), "LIME -> HDF5 -> LIME: %s equals a.lime apart from the date" % b)
+        tu.check(a == tu.read(b), "LIME -> HDF5 -> LIME: %s equals a.lime byte for byte" % b)
+    recs = {r["type"]: r["payload"].rstrip(b"\0") for r in tu.parse_lime(tu.read(src))}
+    with h5py.File("a.h5", "r") as f:
+        d = f["lattice"]
+        for rec, attr in ((b"scidac-record-xml", "record_xml"), (b"scidac-file-xml", "file_xml"),
+                          (b"ildg-data-lfn", "ildg_data_lfn")):
+            tu.check_eq(bytes(d.attrs[attr]), recs[rec], "a.h5: %s = the original's %s" % (attr, rec.decode()))
 
 
 def damaged(opt):

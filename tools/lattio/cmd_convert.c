@@ -143,6 +143,14 @@ int convert_precision(const convert_args *a, int in_precision)
            : a->precision ? a->precision : in_precision;
 }
 
+void convert_meta_desc(const verify_report *rep, lattio_field_desc *d)
+{
+    if (rep->meta_file_xml) d->file_xml = rep->meta_file_xml;
+    if (rep->meta_record_xml) d->record_xml = rep->meta_record_xml;
+    if (rep->meta_lfn) d->lfn = rep->meta_lfn;
+    if (rep->meta_date[0]) d->date = rep->meta_date;
+}
+
 void convert_h5_target(const convert_args *a, const char *tmp, char *out, size_t size)
 {
     snprintf(out, size, "%s:%s", tmp, a->h5_path);
@@ -157,6 +165,11 @@ static int write_and_check(const convert_args *a, const verify_report *in, const
     lattio_gauge_write_options_default(&opt, a->format);
     opt.precision = convert_precision(a, in->info.precision);
     opt.nersc_rows = a->rows;
+    /* IN's metadata, where both formats have them */
+    opt.file_xml = in->meta_file_xml;
+    opt.record_xml = in->meta_record_xml;
+    opt.lfn = in->meta_lfn;
+    opt.date = in->meta_date[0] ? in->meta_date : NULL;
     char target[sizeof ((tool_output *)0)->tmp + 300];
     snprintf(target, sizeof target, "%s", tmp);
     int rc;
@@ -164,7 +177,7 @@ static int write_and_check(const convert_args *a, const verify_report *in, const
         lattio_layout l;
         convert_h5_target(a, tmp, target, sizeof target);
         rc = h5_whole_layout(in->info.dims, &l);
-        if (rc == LATTIO_OK) rc = h5_write_gauge(MPI_COMM_SELF, target, a->h5_layout, opt.precision, &l, u);
+        if (rc == LATTIO_OK) rc = h5_write_gauge(MPI_COMM_SELF, target, a->h5_layout, opt.precision, &l, u, in);
     } else {
         rc = lattio_gauge_write(tmp, a->format, &opt, in->info.dims, u);
     }

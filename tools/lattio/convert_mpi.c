@@ -29,12 +29,12 @@ typedef struct convert_plan {
 
 /* Collective: write the distributed field to p->out.tmp. */
 static int write_out(const convert_args *a, const convert_plan *p, const lattio_layout *l,
-                     const double *u)
+                     const double *u, const verify_report *in)
 {
     if (a->format == LATTIO_GAUGE_HDF5) {
         char target[sizeof p->out.tmp + 300];
         convert_h5_target(a, p->out.tmp, target, sizeof target);
-        return h5_write_gauge(MPI_COMM_WORLD, target, a->h5_layout, p->precision, l, u);
+        return h5_write_gauge(MPI_COMM_WORLD, target, a->h5_layout, p->precision, l, u, in);
     }
     lattio_options opt;
     lattio_options_default(&opt);
@@ -49,12 +49,35 @@ static int write_out(const convert_args *a, const convert_plan *p, const lattio_
                                   p->precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE, 72);
         /* as lattio_gauge_write: its record XML; file XML and LFN are the defaults */
         d.record_xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(3) gauge field</info>";
+        convert_meta_desc(in, &d); /* IN's file XML, record XML, LFN and date */
         d.verify = 1;
         d.verify_retries = 1;
         rc = lattio_field_write(f, &d, l, u, NULL);
     }
     const int crc = lattio_close(f);
     return rc != LATTIO_OK ? rc : crc;
+}
+
+/* Collective: rank 0's metadata of IN on every rank (a string each: its
+ * length, -1 for none, then its bytes). */
+static void share_meta(verify_report *in)
+{
+    char **s[3] = {&in->meta_file_xml, &in->meta_record_xml, &in->meta_lfn};
+    for (int i = 0; i < 3; i++) {
+        int64_t n = *s[i] ? (int64_t)strlen(*s[i]) : -1;
+        tool_mpi_bcast(&n, sizeof n, 0);
+        if (tool_rank() != 0) {
+            free(*s[i]);
+            *s[i] = n >= 0 ? calloc(1, (size_t)n + 1) : NULL;
+        }
+        if (n > 0 && *s[i]) tool_mpi_bcast(*s[i], (size_t)n, 0);
+        else if (n > 0) { /* no memory here: receive and drop */
+            char *sink = malloc((size_t)n);
+            if (sink) tool_mpi_bcast(sink, (size_t)n, 0);
+            free(sink);
+        }
+    }
+    tool_mpi_bcast(in->meta_date, sizeof in->meta_date, 0);
 }
 
 static verify_report convert_written_mpi; /* the written file, verified (rank 0) */
@@ -106,12 +129,13 @@ int convert_parallel(const convert_args *a)
         p.out.fd = -1;
     }
     tool_mpi_bcast(&p, sizeof p, 0);
+    share_meta(&in);
     if (!p.ok) {
         free(u);
         return TOOL_FAIL;
     }
     int ret = TOOL_OK;
-    const int rc = write_out(a, &p, &l, u);
+    const int rc = write_out(a, &p, &l, u, &in);
     if (rc != LATTIO_OK) ret = tool_status_error("convert", a->out, rc, "%s", " (writing)");
     else ret = check_out(a, &p, &in, &l, u);
     free(u);

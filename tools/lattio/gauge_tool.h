@@ -37,7 +37,16 @@ typedef struct verify_report {
     char problems[VR_MAX_PROBLEMS][VR_TEXT];
     int nwarnings;
     char warnings[VR_MAX_PROBLEMS][VR_TEXT];
+    /* the gauge field's metadata (file XML, record XML, LFN, date; strings
+     * owned, NULL when the format has none), carried by `convert` */
+    char *meta_file_xml, *meta_record_xml, *meta_lfn;
+    char meta_date[LATTIO_FIELD_TEXT_MAX];
 } verify_report;
+
+/* Empty *rep for a new file (its previous metadata freed). */
+void verify_report_reset(verify_report *rep, const char *path);
+/* Keep fi's metadata in rep (copies). */
+void verify_report_meta(verify_report *rep, const lattio_field_info *fi);
 
 /* Verify `path`; fills *rep.  When u != NULL and the file holds a gauge
  * field, *u receives it (free with lattio_gauge_free).  Returns 1 when
@@ -61,7 +70,7 @@ int verify_h5(const char *arg, verify_report *rep, MPI_Comm comm, lattio_layout 
 int h5_info(const char *arg, int json);
 int h5_check(const char *arg);
 int h5_write_gauge(MPI_Comm comm, const char *target, int layout, int precision, const lattio_layout *l,
-                   const double *u);
+                   const double *u, const verify_report *meta);
 int h5_whole_layout(const uint64_t dims[4], lattio_layout *l);
 
 /* `lattio convert` (cmd_convert.c, convert_mpi.c). */
@@ -71,6 +80,8 @@ typedef struct convert_args {
     int h5_layout;       /* --layout qdp|qlua (HDF5 OUT) */
     const char *h5_path; /* --path (HDF5 OUT), default /lattice */
 } convert_args;
+/* The metadata of IN (rep->meta_*) as a field descriptor's. */
+void convert_meta_desc(const verify_report *rep, lattio_field_desc *d);
 /* The HDF5 target of OUT's temporary name tmp. */
 void convert_h5_target(const convert_args *a, const char *tmp, char *out, size_t size);
 

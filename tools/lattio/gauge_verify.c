@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void problem(verify_report *rep, const char *fmt, ...)
@@ -107,6 +108,7 @@ static void lime_gauge_info(verify_report *rep, const lattio_field_info *fi, con
     in->computed[0] = v->computed.suma, in->computed[1] = v->computed.sumb;
     in->binary = fi->binary;
     rep->format = in->format;
+    verify_report_meta(rep, fi);
 }
 
 /* Checksum one field; the first gauge field is also read into *u. */
@@ -231,6 +233,28 @@ static void plain_gauge(verify_report *rep, double **u)
     else lattio_gauge_free(buf);
 }
 
+void verify_report_reset(verify_report *rep, const char *path)
+{
+    free(rep->meta_file_xml);
+    free(rep->meta_record_xml);
+    free(rep->meta_lfn);
+    memset(rep, 0, sizeof *rep);
+    rep->path = path;
+}
+
+static char *copy(const char *s) { return s ? strdup(s) : NULL; }
+
+void verify_report_meta(verify_report *rep, const lattio_field_info *fi)
+{
+    free(rep->meta_file_xml);
+    free(rep->meta_record_xml);
+    free(rep->meta_lfn);
+    rep->meta_file_xml = copy(fi->file_xml);
+    rep->meta_record_xml = copy(fi->record_xml);
+    rep->meta_lfn = copy(fi->lfn);
+    snprintf(rep->meta_date, sizeof rep->meta_date, "%s", fi->date);
+}
+
 int verify_file(const char *path, verify_report *rep, double **u)
 {
     if (u) *u = NULL;
@@ -242,8 +266,7 @@ int verify_file(const char *path, verify_report *rep, double **u)
         if (u) *u = local; /* one rank: the whole field in ILDG order */
         return ok;
     }
-    memset(rep, 0, sizeof *rep);
-    rep->path = path;
+    verify_report_reset(rep, path);
     int format;
     const int rc = lattio_gauge_detect(path, &format);
     if (rc != LATTIO_OK) {

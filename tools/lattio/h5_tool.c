@@ -123,6 +123,7 @@ static void verify_entry(const char *file, const lattio_h5_entry *e, int i, veri
         rep->info.precision = e->precision;
         rep->info.little_endian = !e->big_endian;
         rep->info.rows = 3;
+        verify_report_meta(rep, &info.field);
         if (lattio_gauge_stats_mpi(comm, &l, local, &rep->stats) == LATTIO_OK) {
             rep->has_gauge = 1;
             if (!(rep->stats.unitarity <= LATTIO_GAUGE_UNITARITY_TOL)) {
@@ -142,8 +143,7 @@ static void verify_entry(const char *file, const lattio_h5_entry *e, int i, veri
 
 int verify_h5(const char *arg, verify_report *rep, MPI_Comm comm, lattio_layout *gl, double **glocal)
 {
-    memset(rep, 0, sizeof *rep);
-    rep->path = arg;
+    verify_report_reset(rep, arg);
     rep->is_hdf5 = 1;
     if (glocal) *glocal = NULL;
     char file[4096];
@@ -244,13 +244,14 @@ int h5_check(const char *arg)
 /* --- writing a converted gauge field --------------------------------------------- */
 
 int h5_write_gauge(MPI_Comm comm, const char *target, int layout, int precision, const lattio_layout *l,
-                   const double *u)
+                   const double *u, const verify_report *meta)
 {
     tool_mpi_ensure();
     lattio_field_desc d;
     lattio_field_desc_default(&d, LATTIO_FIELD_ILDG_GAUGE, LATTIO_REAL_F64_NATIVE,
                               precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE, 72);
     d.record_xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(3) gauge field</info>";
+    convert_meta_desc(meta, &d);
     d.verify = 1;
     d.verify_retries = 1;
     lattio_h5_options o;
