@@ -9,8 +9,9 @@
 #include <unistd.h>
 
 static const char convert_help[] =
-    "usage: lattio convert IN OUT [--to ildg|scidac|nersc|milc|openqcd]\n"
+    "usage: lattio convert IN OUT [--to ildg|scidac|nersc|milc|openqcd|hdf5]\n"
     "                      [--precision 32|64] [--nersc-rows 2|3]\n"
+    "                      [--layout qdp|qlua] [--path /IN/FILE]\n"
     "\n"
     "Convert a gauge configuration.  IN's format is detected from its content\n"
     "and IN is verified first (as 'lattio verify'); nothing is written when it\n"
@@ -22,6 +23,11 @@ static const char convert_help[] =
     "  --precision   bits per real in OUT (default: IN's; MILC is always 32,\n"
     "                openQCD always 64)\n"
     "  --nersc-rows  NERSC: 2 (4D_SU3_GAUGE) or 3 (4D_SU3_GAUGE_3x3, default)\n"
+    "  --layout      HDF5: qdp (QDP++/Chroma, default) or qlua\n"
+    "  --path        HDF5: the object OUT's field goes to (default /lattice)\n"
+    "IN may be an HDF5 file (FILE, or FILE:/PATH for one field of several).\n"
+    "IN's file XML, record XML, LFN and date go into OUT where both formats\n"
+    "hold them (ILDG, SciDAC, HDF5).\n"
     "\n"
     "Under mpirun an ILDG/SciDAC IN is verified and read in parallel (every\n"
     "rank a slab of t) and an ILDG/SciDAC OUT is written with the parallel\n"

@@ -16,6 +16,8 @@ static const char info_help[] =
     "Data Length:, Padding Length:, MB flag:, ME flag: and Data:.  Data shows the\n"
     "payload in quotes (up to its first NUL byte) when it is shorter than 64000\n"
     "bytes and has no byte >= 0x80, else [Binary data] or [Long record skipped].\n"
+    "An HDF5 file lists its lattice fields instead: path, layout (qdp or qlua),\n"
+    "dimensions, reals per site, precision, byte order and stored checksum.\n"
     "A message starts at a record with the MB flag set or at the first record.\n"
     "\n"
     "  --json   print one JSON document instead:\n"
