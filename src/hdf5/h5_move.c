@@ -34,12 +34,18 @@ static int pipe_for(const lattio_h5_move *m, const lattio_layout *l, lattio_fiel
     return LATTIO_OK;
 }
 
-/* Collective: XOR of every rank's sums into m. */
+/* Collective: XOR of every rank's sum of the kind the stage took into m
+ * (the other stays zero; none: no reduction). */
 static int reduce_sums(lattio_h5_move *m, const lattio_field_stage *st)
 {
     MPI_Comm comm = lattio_xfer_comm(m->f);
-    m->sum = lattio_field_stage_sum(st);
-    RETURN_IF_ERROR(lattio_field_xor_sum(comm, &m->sum));
+    memset(&m->sum, 0, sizeof m->sum);
+    memset(&m->qsum, 0, sizeof m->qsum);
+    if (m->sum_kind == LATTIO_STAGE_SUM_SCIDAC) {
+        m->sum = lattio_field_stage_sum(st);
+        return lattio_field_xor_sum(comm, &m->sum);
+    }
+    if (m->sum_kind != LATTIO_STAGE_SUM_QLUA) return LATTIO_OK;
     lattio_qlua_sum q = lattio_field_stage_qlua_sum(st);
     return lattio_xfer_mpi(MPI_Allreduce(q.x, m->qsum.x, 32, MPI_UNSIGNED_CHAR, MPI_BXOR, comm), "sha256 sum");
 }

@@ -19,8 +19,6 @@ typedef struct h5r {
     lattio_layout fl; /* memory layout, file_order of the dataset(s) */
     const lattio_h5_options *o;
     int layout, group; /* group: a Qlua gauge group of nd datasets */
-    int fmt;
-    uint64_t reals;    /* per site of one dataset */
 } h5r;
 
 /* Local: dataset ds has the lattice of r->fl and `want` reals per site. */
@@ -183,7 +181,6 @@ static int read_data(h5r *r, void *local, int whole, lattio_field_read_info *inf
         if (rc == LATTIO_OK) rc = check_shape(r, ds, want, &fmt, &reals);
         if (rc == LATTIO_OK && mu > 0 && fmt != fmt0) rc = LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "directions differ in type");
         fmt0 = fmt;
-        r->fmt = fmt;
         if (rc == LATTIO_OK) rc = storage(r, ds, &off, &raw);
         rc = lattio_xfer_agree(r->f, rc);
         lattio_h5_move m = {.f = r->f, .dset = raw ? -1 : ds, .mtype = -1, .offset = off, .d = r->d, .l = &r->fl, .fmt = fmt,
@@ -228,16 +225,9 @@ static int read_data(h5r *r, void *local, int whole, lattio_field_read_info *inf
     return LATTIO_OK;
 }
 
-/* Local: the descriptor fits a read. */
-static int check_read(const lattio_field_desc *d, const lattio_layout *l, const void *local)
-{
-    RETURN_IF_ERROR(lattio_field_check_memory(d, l, local));
-    return LATTIO_OK;
-}
-
 static int h5_read(h5r *r, const char *file, void *local, lattio_field_read_info *info, lattio_h5_info *h5)
 {
-    RETURN_IF_ERROR(lattio_xfer_agree(r->f, check_read(r->d, r->l, local)));
+    RETURN_IF_ERROR(lattio_xfer_agree(r->f, lattio_field_check_memory(r->d, r->l, local)));
     uint64_t mine = lattio_layout_local_sites(r->l), total = 0;
     RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, r->comm), "sites"));
     hid_t fapl = lattio_h5_fapl(r->comm, lattio_xfer_hints(r->f), 0);

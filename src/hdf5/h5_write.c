@@ -112,7 +112,7 @@ typedef struct h5w {
     const lattio_layout *l; /* the caller's */
     lattio_layout fl;       /* memory layout, file_order of the dataset */
     const lattio_h5_options *o;
-    int layout, ndsets, transport;
+    int layout, transport;
     lattio_field_info fi;
 } h5w;
 
