@@ -1520,7 +1520,8 @@ typedef struct lattio_h5_options {
     int transport;      /* enum lattio_h5_transport */
     int append;         /* writing: add the field to the file at FILE (copied to a temporary
                            name, written, renamed) instead of replacing it; the object must
-                           not exist (ERR_HDF5) */
+                           not exist (ERR_HDF5), a FILE that is not HDF5 is ERR_UNKNOWN_FORMAT
+                           and kept; no FILE: a new one */
     int chunked;        /* writing: chunks equal to rank 0's box (then the HDF5 transport) */
     uint64_t alignment; /* writing: H5Pset_alignment of objects >= 64 KiB (0: the stripe
                            size hint, else the file system's block rule of lattio_open) */

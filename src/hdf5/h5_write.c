@@ -39,11 +39,13 @@ static int check_write(const lattio_field_desc *d, const lattio_layout *l, const
 }
 
 /* Rank 0: FILE's bytes into the temporary file (append); none when FILE
- * does not exist yet. */
-static int copy_existing(const char *from, const char *to)
+ * does not exist yet (*existed 0). */
+static int copy_existing(const char *from, const char *to, int *existed)
 {
+    *existed = 0;
     int in = open(from, O_RDONLY);
     if (in < 0) return errno == ENOENT ? LATTIO_OK : LATTIO_FAIL_ERRNO(LATTIO_ERR_OPEN, "append: open FILE");
+    *existed = 1;
     int out = open(to, O_WRONLY | O_TRUNC);
     int rc = out < 0 ? LATTIO_FAIL_ERRNO(LATTIO_ERR_OPEN, "append: open temporary") : LATTIO_OK;
     char buf[1 << 16];
@@ -213,27 +215,32 @@ static int write_field(h5w *w, const void *local, lattio_field_write_info *out, 
     return rc;
 }
 
+/* Collective.  Appending: rank 0 copies FILE into the temporary file and
+ * tells the others whether there was one; a FILE that is not HDF5 is
+ * ERR_UNKNOWN_FORMAT (it would be replaced, not added to). */
+static int copy_for_append(h5w *w, const char *file, const char *disk, int *exists)
+{
+    int rank = 0, rc = LATTIO_OK;
+    *exists = 0;
+    MPI_Comm_rank(w->comm, &rank);
+    if (rank == 0) rc = copy_existing(file, disk, exists);
+    if (rank == 0 && rc == LATTIO_OK && *exists && !lattio_h5_is_hdf5(disk)) {
+        lattio_detail_set("append: %s exists and is not an HDF5 file", file);
+        rc = LATTIO_FAIL(LATTIO_ERR_UNKNOWN_FORMAT, "append to a file that is not HDF5");
+    }
+    RETURN_IF_ERROR(lattio_xfer_agree(w->f, rc));
+    return lattio_xfer_agree(w->f, lattio_xfer_mpi(MPI_Bcast(exists, 1, MPI_INT, 0, w->comm), "append"));
+}
+
 /* Collective: the HDF5 file at the lattio file's temporary name. */
 static int h5_open(h5w *w, const char *file)
 {
     const char *disk = lattio_xfer_disk_name(w->f);
-    int rc = LATTIO_OK;
-    if (w->o->append) {
-        int rank = 0;
-        MPI_Comm_rank(w->comm, &rank);
-        rc = rank == 0 ? copy_existing(file, disk) : LATTIO_OK;
-        RETURN_IF_ERROR(lattio_xfer_agree(w->f, rc));
-    }
+    int exists = 0;
+    if (w->o->append) RETURN_IF_ERROR(copy_for_append(w, file, disk, &exists));
     const uint64_t align = w->o->alignment ? w->o->alignment : lattio_xfer_alignment(w->f);
     hid_t fapl = lattio_h5_fapl(w->comm, lattio_xfer_hints(w->f), align);
     RETURN_IF_ERROR(lattio_xfer_agree(w->f, H5_CHECK(fapl, "file access properties")));
-    int exists = 0;
-    if (w->o->append) {
-        exists = lattio_h5_is_hdf5(disk);
-        int any = 0;
-        MPI_Allreduce(&exists, &any, 1, MPI_INT, MPI_MAX, w->comm);
-        exists = any;
-    }
     w->fid = exists ? H5Fopen(disk, H5F_ACC_RDWR, fapl) : H5Fcreate(disk, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     H5Pclose(fapl);
     return lattio_xfer_agree(w->f, H5_CHECK(w->fid, exists ? "H5Fopen (append)" : "H5Fcreate"));

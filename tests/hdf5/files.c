@@ -4,7 +4,8 @@
  * with their layouts; a part of the lattice read by some ranks while
  * others read nothing; an append onto an existing object refused with the
  * file unchanged; and the errors a reader meets (wrong length, wrong
- * dims, layout asked that is not there, no object, not HDF5, no checksum
+ * dims, layout asked that is not there, no object, not HDF5 (also when
+ * appending: the file is kept), no checksum
  * when one is required, a Qlua object of no Qlua kind), each the same on
  * every rank.  With argument "kill" the program appends with the test hook
  * that kills the writer after its data (test_kill.py checks the file). */
@@ -194,6 +195,11 @@ int main(int argc, char **argv)
         CHECK_OK(fm_write(MPI_COMM_WORLD, "g.lime", &d, &l, local, NULL));
         free(local);
         CHECK(get("g.lime:/U", 72, 0, 0, 0, NULL) == LATTIO_ERR_UNKNOWN_FORMAT);
+        /* appending to it would replace it: refused, the LIME file kept */
+        if (mpitest_rank == 0) copy_file("g.lime", "g_before.lime");
+        MPI_Barrier(MPI_COMM_WORLD);
+        CHECK(put("g.lime:/U", 5, LATTIO_H5_QDP, 1, 0) == LATTIO_ERR_UNKNOWN_FORMAT);
+        if (mpitest_rank == 0) CHECK(same_bytes("g.lime", "g_before.lime"));
     }
     /* no checksum stored, one required: a QDP++ dataset whose suma/sumb are
      * removed by HDF5 itself, with every other byte lattio's */
