@@ -38,7 +38,9 @@ int lattio_h5_open_fail(void);
 /* `id` < 0 (an HDF5 call failed): lattio_h5_fail(ERR_HDF5, what). */
 #define H5_CHECK(id, what) ((id) < 0 ? lattio_h5_fail(LATTIO_ERR_HDF5, (what)) : LATTIO_OK)
 
-/* "FILE:/PATH" into a file name and an object path (lattio_malloc'd). */
+/* "FILE:/PATH" into a file name and an object path (lattio_malloc'd):
+ * split at the last ":/" unless the whole target is an existing file;
+ * a bare FILE holds "/lattice". */
 int lattio_h5_split(const char *target, char **file, char **object);
 
 /* File access: MPI-IO on comm with the hints (striping, collective

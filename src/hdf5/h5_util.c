@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void lattio_h5_quiet_begin(lattio_h5_quiet *q)
 {
@@ -66,9 +67,12 @@ int lattio_h5_split(const char *target, char **file, char **object)
 {
     *file = *object = NULL;
     RETURN_IF(!target || !*target, LATTIO_ERR_ARG);
-    /* the last ':' followed by '/' separates the object path */
+    /* the last ':' followed by '/' separates the object path, unless the
+     * whole target names an existing file (a directory "run:/..." in it) */
     const char *sep = NULL;
-    for (const char *p = target; (p = strstr(p, ":/")); p++) sep = p;
+    struct stat st;
+    if (stat(target, &st) != 0 || !S_ISREG(st.st_mode))
+        for (const char *p = target; (p = strstr(p, ":/")); p++) sep = p;
     const size_t n = sep ? (size_t)(sep - target) : strlen(target);
     RETURN_IF(n == 0, LATTIO_ERR_ARG);
     *file = lattio_malloc(n + 1);
