@@ -25,6 +25,7 @@ import shutil
 import struct
 import sys
 import time
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tool_mpi"))
@@ -133,7 +134,6 @@ def write_qlua(path, u, f32=False, sha=True, bad_sha=False):
 
 def verify(opt, target, np_=None):
     p = mu.run_mpi(opt, np_ or opt.np, ["verify", "--json", target])
-    import json
     try:
         rep = json.loads(p.stdout.decode())[0]
     except (ValueError, IndexError):
@@ -288,6 +288,45 @@ def damaged(opt):
     tu.check(rc == 1 and any("ERR_HDF5_NOT_FOUND" in p for p in rep.get("problems", [])), "missing object: ERR_HDF5_NOT_FOUND")
 
 
+def scidac_sums(a):
+    """SciDAC's checksum of a (T, Z, Y, X, n) array of reals stored big-endian."""
+    sites = np.ascontiguousarray(a.astype(">f8")).reshape(-1, a.shape[-1])
+    suma = sumb = 0
+    for r, site in enumerate(sites):
+        c = zlib.crc32(site.tobytes()) & 0xFFFFFFFF
+        suma ^= ((c << (r % 29)) | (c >> (32 - r % 29))) & 0xFFFFFFFF if r % 29 else c
+        sumb ^= ((c << (r % 31)) | (c >> (32 - r % 31))) & 0xFFFFFFFF if r % 31 else c
+    return suma, sumb
+
+
+def many_fields(opt):
+    """70 fields in one file, each with its SciDAC sum, the last one's wrong:
+    verify reads all 70 and fails on the last, a FILE:/PATH beyond the 64th
+    is found, info lists all 70 (the tool once stopped at 64 and said ok)."""
+    n = 70
+    rng = np.random.default_rng(7)
+    with h5py.File("many.h5", "w") as f:
+        for k in range(n):
+            a = rng.standard_normal((2, 2, 2, 4, 3))
+            d = f.create_dataset("f%02d" % k, data=a)
+            suma, sumb = scidac_sums(a)
+            d.attrs.create("suma", np.uint32(suma if k < n - 1 else suma ^ 1))
+            d.attrs.create("sumb", np.uint32(sumb))
+    rc, rep = verify(opt, "many.h5")
+    tu.check_eq(rc, 1, "70 fields, the last one's sum wrong: verify exit")
+    fields = rep.get("binary_records", [])
+    tu.check_eq([r.get("ok") for r in fields], [True] * (n - 1) + [False], "every field verified, the 70th failed")
+    tu.check("f69" in " ".join(rep.get("problems", [])), "the problem names f69: %r" % rep.get("problems"))
+    rc, rep = verify(opt, "many.h5:/f68")
+    tu.check_eq((rc, len(rep.get("binary_records", []))), (0, 1), "many.h5:/f68 found and verified (%r)" % rep.get("problems"))
+    p = tu.run(["info", "--json", "many.h5"])
+    try:
+        listed = json.loads(p.stdout.decode()).get("fields", [])
+    except ValueError:
+        listed = []
+    tu.check_eq([e.get("path") for e in listed], ["/f%02d" % k for k in range(n)], "info lists all 70 fields")
+
+
 def main():
     opt = mu.options()
     tu.scratch()
@@ -295,6 +334,7 @@ def main():
     written_by_lattio(opt)
     round_trip(opt)
     damaged(opt)
+    many_fields(opt)
     tu.check_eq(mu.temporaries(), [], "no temporary left behind")
     tu.finish()
 

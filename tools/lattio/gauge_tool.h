@@ -6,7 +6,6 @@
 
 #include "tool.h"
 
-#define VR_MAX_FIELDS 64
 #define VR_MAX_PROBLEMS 32
 #define VR_TEXT 640 /* one problem or warning, escaped (a library detail is up to 255 bytes) */
 
@@ -28,8 +27,8 @@ typedef struct verify_report {
     int is_hdf5;                 /* an HDF5 file (h5_tool.c): fields are datasets */
     int h5_layout;               /* LATTIO_H5_QDP / _QLUA of the last field */
     size_t nrecords;
-    int nfields;
-    vr_field fields[VR_MAX_FIELDS];
+    int nfields, fields_cap;
+    vr_field *fields;            /* every field verified (grown by verify_report_field) */
     int has_gauge;               /* gauge info/stats valid */
     lattio_gauge_info info;
     lattio_gauge_stats stats;
@@ -45,6 +44,9 @@ typedef struct verify_report {
 
 /* Empty *rep for a new file (its previous metadata freed). */
 void verify_report_reset(verify_report *rep, const char *path);
+/* A new zeroed field entry of rep; NULL (with a problem noted by the
+ * caller) when out of memory. */
+vr_field *verify_report_field(verify_report *rep);
 /* Keep fi's metadata in rep (copies). */
 void verify_report_meta(verify_report *rep, const lattio_field_info *fi);
 

@@ -5,6 +5,7 @@
 #include "gauge_tool.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -115,7 +116,11 @@ static void lime_gauge_info(verify_report *rep, const lattio_field_info *fi, con
 static void lime_field(verify_report *rep, lattio_lime_reader *r, const lattio_field_info *fi,
                        double **u)
 {
-    vr_field *v = &rep->fields[rep->nfields++];
+    vr_field *v = verify_report_field(rep);
+    if (!v) {
+        problem(rep, "field at offset %" PRIu64 ": out of memory (ERR_NOMEM)", fi->binary.offset);
+        return;
+    }
     v->record = record_number(r, fi->binary.offset);
     snprintf(v->type, sizeof v->type, "%s", fi->binary.type);
     v->offset = fi->binary.offset, v->length = fi->binary.length;
@@ -193,7 +198,7 @@ static void lime_fields(verify_report *rep, double **u)
     lattio_lime_reader *r;
     int rc = lattio_lime_reader_open(rep->path, &r), count = 0;
     if (rc == LATTIO_OK) rc = lattio_field_count(r, &count);
-    for (int i = 0; rc == LATTIO_OK && i < count && rep->nfields < VR_MAX_FIELDS; i++) {
+    for (int i = 0; rc == LATTIO_OK && i < count; i++) {
         lattio_field_info fi;
         const int st = lattio_field_info_read(r, i, &fi);
         if (st != LATTIO_OK) {
@@ -238,8 +243,22 @@ void verify_report_reset(verify_report *rep, const char *path)
     free(rep->meta_file_xml);
     free(rep->meta_record_xml);
     free(rep->meta_lfn);
+    free(rep->fields);
     memset(rep, 0, sizeof *rep);
     rep->path = path;
+}
+
+vr_field *verify_report_field(verify_report *rep)
+{
+    if (rep->nfields == rep->fields_cap) {
+        const int cap = rep->fields_cap ? 2 * rep->fields_cap : 16;
+        vr_field *f = rep->nfields < INT_MAX / 2 ? realloc(rep->fields, (size_t)cap * sizeof *f) : NULL;
+        if (!f) return NULL;
+        rep->fields = f, rep->fields_cap = cap;
+    }
+    vr_field *v = &rep->fields[rep->nfields++];
+    memset(v, 0, sizeof *v);
+    return v;
 }
 
 static char *copy(const char *s) { return s ? strdup(s) : NULL; }

@@ -95,9 +95,9 @@ static void verify_entry(const char *file, const lattio_h5_entry *e, int i, veri
     memset(&info, 0, sizeof info);
     if (rc == LATTIO_OK && local) rc = lattio_h5_read(comm, target, &d, &l, local, &o, &info, &h5);
     else rc = LATTIO_ERR_NOMEM;
-    vr_field *v = rep->nfields < VR_MAX_FIELDS ? &rep->fields[rep->nfields++] : NULL;
+    vr_field *v = verify_report_field(rep);
+    if (!v) note(rep, 1, "%s: out of memory (ERR_NOMEM)", e->path);
     if (v) {
-        memset(v, 0, sizeof *v);
         v->record = i + 1;
         tool_escape(v->type, sizeof v->type, e->path);
         v->site_bytes = e->elements * (uint64_t)e->precision / 8;
@@ -141,6 +141,26 @@ static void verify_entry(const char *file, const lattio_h5_entry *e, int i, veri
     free(local);
 }
 
+/* Collective: every lattice field of FILE (counted, then listed); *list is
+ * malloc'd (free it), NULL when there is none. */
+static int list_all(MPI_Comm comm, const char *file, lattio_h5_entry **list, int *count)
+{
+    *list = NULL;
+    int rc = lattio_h5_list(comm, file, 4, NULL, 0, count);
+    if (rc != LATTIO_OK || *count == 0) return rc;
+    *list = malloc((size_t)*count * sizeof **list);
+    int ok = *list != NULL, all = 0;
+    if (MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) ok = 0;
+    rc = ok ? lattio_h5_list(comm, file, 4, *list, *count, &all) : LATTIO_ERR_NOMEM;
+    if (rc == LATTIO_OK && all != *count) rc = LATTIO_ERR_HDF5; /* the file changed between the calls */
+    if (rc != LATTIO_OK) {
+        free(*list);
+        *list = NULL;
+        *count = 0;
+    }
+    return rc;
+}
+
 int verify_h5(const char *arg, verify_report *rep, MPI_Comm comm, lattio_layout *gl, double **glocal)
 {
     verify_report_reset(rep, arg);
@@ -149,22 +169,22 @@ int verify_h5(const char *arg, verify_report *rep, MPI_Comm comm, lattio_layout 
     char file[4096];
     const char *path;
     split(arg, file, sizeof file, &path);
-    enum { MAX = VR_MAX_FIELDS };
-    static lattio_h5_entry list[MAX];
+    lattio_h5_entry *list = NULL;
     int count = 0;
-    const int rc = lattio_h5_list(comm, file, 4, list, MAX, &count);
+    const int rc = list_all(comm, file, &list, &count);
     if (rc != LATTIO_OK) {
         note(rep, 1, "%s (%s)%s", lattio_strerror(rc), lattio_error_name(rc), detail());
         return 0;
     }
     rep->nrecords = (size_t)count;
     int found = 0;
-    for (int i = 0; i < count && i < MAX; i++) {
+    for (int i = 0; i < count; i++) {
         if (path && strcmp(path, list[i].path) != 0) continue;
         found++;
         rep->h5_layout = list[i].layout;
         verify_entry(file, &list[i], i, rep, comm, gl, glocal);
     }
+    free(list);
     if (!found) {
         note(rep, 1, "%s%s (ERR_HDF5_NOT_FOUND)", path ? "no lattice field at " : "no lattice field in the file",
              path ? path : "");
@@ -178,16 +198,14 @@ static const char *layout_name(int layout) { return layout == LATTIO_H5_QLUA ? "
 
 static const char *checksum_word(int c) { return c == 1 ? "scidac" : c == 2 ? "sha256" : "none"; }
 
-/* This process alone: the fields of ARG's file (at most VR_MAX_FIELDS);
+/* This process alone: every field of ARG's file (in *list, malloc'd);
  * prints the error of `cmd` and returns TOOL_FAIL when it cannot list. */
-static lattio_h5_entry listed[VR_MAX_FIELDS];
-
-static int list_file(const char *cmd, const char *arg, char *file, size_t size, const char **path, int *count)
+static int list_file(const char *cmd, const char *arg, char *file, size_t size, const char **path,
+                     lattio_h5_entry **list, int *count)
 {
     split(arg, file, size, path);
     tool_mpi_ensure();
-    *count = 0;
-    const int rc = lattio_h5_list(MPI_COMM_SELF, file, 4, listed, VR_MAX_FIELDS, count);
+    const int rc = list_all(MPI_COMM_SELF, file, list, count);
     return rc == LATTIO_OK ? TOOL_OK : tool_status_error(cmd, arg, rc, "%s", detail());
 }
 
@@ -196,8 +214,8 @@ int h5_info(const char *arg, int json)
     char file[4096];
     const char *path;
     int count = 0;
-    if (list_file("info", arg, file, sizeof file, &path, &count) != TOOL_OK) return TOOL_FAIL;
-    const lattio_h5_entry *list = listed;
+    lattio_h5_entry *list = NULL;
+    if (list_file("info", arg, file, sizeof file, &path, &list, &count) != TOOL_OK) return TOOL_FAIL;
     if (json) {
         fputs("{\"file\": ", stdout);
         tool_json_string(stdout, file);
@@ -205,7 +223,7 @@ int h5_info(const char *arg, int json)
     } else {
         printf("%s: HDF5, %d lattice field%s\n", file, count, count == 1 ? "" : "s");
     }
-    for (int i = 0, shown = 0; i < count && i < VR_MAX_FIELDS; i++) {
+    for (int i = 0, shown = 0; i < count; i++) {
         const lattio_h5_entry *e = &list[i];
         if (path && strcmp(path, e->path) != 0) continue;
         if (json) {
@@ -227,6 +245,7 @@ int h5_info(const char *arg, int json)
         }
     }
     if (json) fputs("\n]}\n", stdout);
+    free(list);
     return TOOL_OK;
 }
 
@@ -235,7 +254,9 @@ int h5_check(const char *arg)
     char file[4096];
     const char *path;
     int count = 0;
-    if (list_file("check", arg, file, sizeof file, &path, &count) != TOOL_OK) return TOOL_FAIL;
+    lattio_h5_entry *list = NULL;
+    if (list_file("check", arg, file, sizeof file, &path, &list, &count) != TOOL_OK) return TOOL_FAIL;
+    free(list);
     if (count == 0) return tool_error("check", arg, "no lattice field in the HDF5 file (ERR_HDF5_NOT_FOUND)");
     printf("%s: ok, HDF5, %d lattice field%s\n", arg, count, count == 1 ? "" : "s");
     return TOOL_OK;
