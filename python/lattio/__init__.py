@@ -1,0 +1,24 @@
+"""lattio: lattice QCD files as NumPy arrays, serial or in parallel with mpi4py.
+
+    >>> import lattio
+    >>> u = lattio.load("cfg.ildg")              # (T, Z, Y, X, 4, 3, 3) complex
+    >>> lattio.verify("cfg.ildg")["plaquette"]
+    >>> lattio.save("cfg.nersc", u, format="nersc")
+
+Every format of the C library (ILDG, SciDAC, NERSC, MILC, openQCD, HDF5 in
+the QDP++ and Qlua layouts), read and written by it: byte order, precision
+and checksums are handled in C, in the arrays' memory, with the GIL
+released.  Under ``mpirun``, pass an mpi4py communicator (``comm=``): each
+rank reads or writes its own block collectively, and every rank raises the
+same exception when any rank fails.
+"""
+from .errors import (ArgumentError, ChecksumError, ContainerError, FormatError, HDF5Error,  # noqa: F401
+                     LattioError, LattioIOError, MPIError)
+from . import _lattio
+from ._grid import local_box
+from .api import FORMATS, info, load, memmap, save, verify
+
+__version__ = _lattio.version()
+__all__ = ["load", "save", "info", "verify", "memmap", "local_box", "FORMATS", "LattioError",
+           "ArgumentError", "LattioIOError", "FormatError", "ChecksumError", "MPIError",
+           "ContainerError", "HDF5Error"]

@@ -1,0 +1,90 @@
+"""Decompositions: which block of the lattice each rank holds.
+
+A lattice of extents (T, Z, Y, X) (array-axis order, slowest first) is cut
+into a grid of (pt, pz, py, px) blocks by the library's split rule: extent n
+over p ranks, the first n % p ranks get one site more.  A rank's grid
+coordinates come from a Cartesian communicator (its dimensions in array-axis
+order) or, for a plain communicator, from its rank in C order over the grid.
+"""
+import numpy as np
+from mpi4py import MPI
+
+from . import _lattio
+
+
+def grid_of(comm, nd, grid=None):
+    """(dims, coords) of this rank for an nd-dimensional lattice."""
+    size, rank = comm.Get_size(), comm.Get_rank()
+    if isinstance(comm, MPI.Cartcomm):
+        if grid is not None:
+            raise ValueError("grid= is for plain communicators: a Cartesian communicator's "
+                             "dimensions are the grid")
+        dims, _periods, coords = comm.Get_topo()
+        if len(dims) != nd:
+            raise ValueError("the Cartesian communicator has %d dimensions, the lattice %d" % (len(dims), nd))
+        return tuple(int(d) for d in dims), tuple(int(c) for c in coords)
+    if grid is None:
+        dims = tuple(int(d) for d in MPI.Compute_dims(size, nd))
+    else:
+        try:
+            dims = tuple(int(d) for d in grid)
+        except TypeError:
+            raise TypeError("grid must be a sequence of %d integers" % nd) from None
+        if len(dims) != nd or any(d < 1 for d in dims):
+            raise ValueError("grid %r: %d positive integers needed" % (tuple(grid), nd))
+        if int(np.prod(dims)) != size:
+            raise ValueError("grid %r has %d blocks for %d ranks" % (dims, int(np.prod(dims)), size))
+    coords = tuple(int(c) for c in np.unravel_index(rank, dims)) if size > 1 else (0,) * nd
+    return dims, coords
+
+
+def box(extents, dims, coords):
+    """(start, count) of the block at coords: the library's split rule."""
+    lo, count = [], []
+    for n, p, c in zip(extents, dims, coords):
+        a, k = _lattio.split(int(n), int(p), int(c))
+        lo.append(a)
+        count.append(k)
+    return tuple(lo), tuple(count)
+
+
+def local_box(shape, comm=None, grid=None):
+    """Start and stop indices of this rank's block of a lattice array.
+
+    ``shape`` is the whole array's shape; its first ``nd`` axes are the
+    lattice (nd = the Cartesian communicator's dimensions, ``len(grid)``, or
+    4).  Returns ``(start, stop)``, two tuples of nd integers, so that
+    ``whole[tuple(slice(a, b) for a, b in zip(start, stop))]`` is the block
+    ``lattio.load(path, comm=comm, grid=grid)`` returns on this rank.
+    Without a communicator the block is the whole lattice."""
+    shape = tuple(int(s) for s in shape)
+    if isinstance(comm, MPI.Cartcomm):
+        nd = comm.Get_dim()
+    elif grid is not None:
+        nd = len(tuple(grid))
+    else:
+        nd = min(4, len(shape))
+    if len(shape) < nd or any(s < 1 for s in shape[:nd]):
+        raise ValueError("shape %r: %d positive lattice extents needed" % (shape, nd))
+    if comm is None:
+        if grid is not None and int(np.prod(tuple(grid))) != 1:
+            raise ValueError("grid %r without a communicator" % (tuple(grid),))
+        return (0,) * nd, shape[:nd]
+    dims, coords = grid_of(comm, nd, grid)
+    lo, count = box(shape[:nd], dims, coords)
+    return lo, tuple(a + k for a, k in zip(lo, count))
+
+
+def agree(comm, error):
+    """Collective: raise on every rank the first failing rank's exception
+    (an exception object or None on each rank)."""
+    if comm is None or comm.Get_size() == 1:
+        if error is not None:
+            raise error
+        return
+    failed = comm.allreduce(0 if error is None else 1, op=MPI.SUM)
+    if failed == 0:
+        return
+    errors = comm.allgather(error)
+    first = next(e for e in errors if e is not None)
+    raise first

@@ -1,0 +1,631 @@
+"""load, save, info, verify, memmap: lattice files as NumPy arrays.
+
+Arrays are in array-axis order (T, Z, Y, X, ...): x fastest, as every
+format in the community stores sites.  A gauge field is
+``(T, Z, Y, X, 4, 3, 3)`` complex, links ``mu = x, y, z, t`` (ILDG order),
+3x3 matrices row-major.  All conversion and checksumming happens in the C
+library, in the NumPy buffer, with the GIL released.
+"""
+import os
+
+import numpy as np
+from mpi4py import MPI
+
+from . import _lattio
+from ._grid import agree, box, grid_of
+from .errors import ChecksumError, FormatError, from_status
+
+__all__ = ["load", "save", "info", "verify", "memmap", "FORMATS"]
+
+FORMATS = ("ildg", "scidac", "nersc", "milc", "openqcd", "hdf5")
+_GAUGE_SITE = (4, 3, 3)
+_META_KEYS = {"lfn", "file_xml", "record_xml", "date", "label", "datatype", "nersc_rows", "little_endian"}
+_UNITARITY_TOL = 1e-5  # LATTIO_GAUGE_UNITARITY_TOL
+
+
+# --- helpers ---------------------------------------------------------------
+
+def _path(path, what="path"):
+    try:
+        return os.fspath(path)
+    except TypeError:
+        raise TypeError("%s must be a str or os.PathLike, not %s" % (what, type(path).__name__)) from None
+
+
+def _h5_split(target):
+    """(file, object path or None) of an HDF5 target, by the library's rule:
+    a target naming an existing file whole is that file; else FILE:/PATH."""
+    if os.path.exists(target) or ":/" not in target:
+        return target, None
+    i = target.rindex(":/")
+    return target[:i], target[i + 1:]
+
+
+def _comm(comm):
+    if comm is not None and not isinstance(comm, MPI.Comm):
+        raise TypeError("comm must be an mpi4py communicator, not %s" % type(comm).__name__)
+    return comm
+
+
+def _on_root(comm, fn):
+    """fn() on rank 0 of comm (every process when comm is None); its result
+    or its exception on every rank."""
+    if comm is None or comm.Get_size() == 1:
+        return fn()
+    result, error = None, None
+    if comm.Get_rank() == 0:
+        try:
+            result = fn()
+        except Exception as e:  # shared with the other ranks, raised everywhere
+            error = e
+    result, error = comm.bcast((result, error), root=0)
+    if error is not None:
+        raise error
+    return result
+
+
+def _complex_dtype(dtype, precision, what):
+    if dtype is None:
+        return np.dtype(np.complex64 if precision == 32 else np.complex128)
+    dt = np.dtype(dtype)
+    if dt not in (np.dtype(np.complex64), np.dtype(np.complex128)):
+        raise ValueError("%s: dtype must be complex64 or complex128, not %s" % (what, dt))
+    return dt
+
+
+def _real_dtype(dtype, precision):
+    if dtype is None:
+        return np.dtype(np.float32 if precision == 32 else np.float64)
+    dt = np.dtype(dtype)
+    if dt not in (np.dtype(np.float32), np.dtype(np.float64)):
+        raise ValueError("load: a real field's dtype must be float32 or float64, not %s" % dt)
+    return dt
+
+
+def _agreed(comm, fn):
+    """fn() on every rank; when it raises on any rank, every rank raises
+    (the first failing rank's exception), so no rank is left waiting."""
+    result, err = None, None
+    try:
+        result = fn()
+    except Exception as e:
+        err = e
+    agree(comm, err)
+    return result
+
+
+def _site_of(fi):
+    """(site shape, complex?) of a LIME field from its SciDAC metadata."""
+    prec, ts, dc = fi["precision"], fi["typesize"], fi["datacount"]
+    if prec not in (32, 64):
+        raise FormatError(-4, "ERR_UNSUPPORTED", "operation not supported",
+                          "field %d holds %s data, not 32/64-bit reals" % (fi["index"], fi["precision_code"]))
+    per = ts // (prec // 8)
+    dt, nc = fi["datatype"], fi["colors"] or 3
+    if fi["kind"] in (_lattio.FIELD_ILDG_GAUGE, _lattio.FIELD_SU3_GAUGE):
+        return _GAUGE_SITE, True
+    is_real = per == 1 or dt.endswith("Real") or dt.endswith("_real")
+    if is_real or per % 2:
+        datum = (per,) if per > 1 else ()
+        cplx = False
+    else:
+        n = per // 2
+        if "ColorMatrix" in dt and n == nc * nc:
+            datum = (nc, nc)
+        else:
+            datum = (n,) if n > 1 else ()
+        cplx = True
+    return ((dc,) if dc > 1 else ()) + datum, cplx
+
+
+def _pick_field(fields, index, what):
+    if not fields:
+        raise FormatError(-5, "ERR_NOT_FOUND", "no record of the requested type", "no lattice field", what)
+    if index is None:
+        gauge = [f for f in fields if f["kind"] in (_lattio.FIELD_ILDG_GAUGE, _lattio.FIELD_SU3_GAUGE)]
+        return gauge[0] if gauge else fields[0]
+    if not isinstance(index, (int, np.integer)) or not 0 <= index < len(fields):
+        raise ValueError("index %r: the file has %d field(s)" % (index, len(fields)))
+    return fields[int(index)]
+
+
+def _block(comm, grid, extents):
+    """(global, lo, count) of this rank's block (the whole lattice without comm)."""
+    extents = tuple(int(e) for e in extents)
+    if comm is None:
+        return extents, (0,) * len(extents), extents
+    dims, coords = grid_of(comm, len(extents), grid)
+    lo, count = box(extents, dims, coords)
+    return extents, lo, count
+
+
+# --- load ------------------------------------------------------------------
+
+def load(path, *, comm=None, grid=None, verify=True, dtype=None, index=None):
+    """Read a lattice field into a NumPy array.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        An ILDG, SciDAC, NERSC, MILC or openQCD file (format found from its
+        content), or an HDF5 file in the QDP++ or Qlua layout (``FILE`` or
+        ``FILE:/path/in/file``).
+    comm : mpi4py.MPI.Comm, optional
+        Read in parallel: each rank gets its own block.  A Cartesian
+        communicator's dimensions are the grid, in array-axis order
+        (t, z, y, x); with a plain one, ``grid`` (default: a balanced grid,
+        ``MPI.Compute_dims``).  Blocks follow the library's split rule (see
+        :func:`lattio.local_box`).  Collective: every rank raises the same
+        exception when anything fails on any rank.
+    grid : sequence of int, optional
+        (pt, pz, py, px) for a plain communicator.
+    verify : bool
+        Compare the stored checksum (SciDAC, NERSC, MILC, HDF5 suma/sumb or
+        .sha256) and a header's plaquette / link trace (NERSC, openQCD);
+        failures raise :class:`lattio.ChecksumError`.
+    dtype : numpy dtype, optional
+        complex64 or complex128 (float32/float64 for real fields); default:
+        the file's precision.
+    index : int, optional
+        Which field of a LIME file (0-based among its binary records);
+        default: the first gauge field, else the first field.
+
+    Returns
+    -------
+    numpy.ndarray
+        A gauge field: ``(T, Z, Y, X, 4, 3, 3)``, links in ILDG order
+        (mu = x, y, z, t).  Other SciDAC fields: ``(T, Z, Y, X) + site``
+        where the site shape follows the datatype (ColorMatrix: (3, 3);
+        datacount > 1 adds a leading axis; other types: complex or real
+        components).  Native byte order.  With ``comm``: this rank's block.
+
+    Raises
+    ------
+    ChecksumError, FormatError, LattioIOError, MPIError, HDF5Error
+        (subclasses of :class:`lattio.LattioError`), ``ValueError`` /
+        ``TypeError`` for bad arguments.
+    """
+    path = _path(path)
+    comm = _comm(comm)
+    fmt = _on_root(comm, lambda: _lattio.detect(_h5_split(path)[0]))
+    if fmt == "hdf5":
+        return _load_h5(path, comm, grid, verify, dtype)
+    if fmt in ("ildg", "scidac"):
+        return _load_lime(path, comm, grid, verify, dtype, index)
+    if index not in (None, 0):
+        raise ValueError("index: a %s file holds one field" % fmt)
+    return _load_plain(path, comm, grid, verify, dtype)
+
+
+def _load_lime(path, comm, grid, verify, dtype, index):
+    fields = _on_root(comm, lambda: _lattio.lime_fields(path))
+
+    def setup():
+        fi = _pick_field(fields, index, path)
+        site, cplx = _site_of(fi)
+        dt = _complex_dtype(dtype, fi["precision"], "load") if cplx else _real_dtype(dtype, fi["precision"])
+        glob, lo, count = _block(comm, grid, fi["dims"][::-1])
+        return fi, dt, glob, lo, count, np.empty(count + site, dtype=dt)
+
+    fi, dt, glob, lo, count, out = _agreed(comm, setup)
+    mem = _lattio.REAL_F32 if dt in (np.dtype(np.complex64), np.dtype(np.float32)) else _lattio.REAL_F64
+    elements = fi["typesize"] * fi["datacount"] // (fi["precision"] // 8)
+    _lattio.field_read(comm, path, fi["index"], fi["kind"], mem, elements, glob, lo, count, out, verify)
+    return out
+
+
+def _load_plain(path, comm, grid, verify, dtype):
+    """NERSC, MILC, openQCD: rank 0 reads the file (these formats have no
+    parallel layout worth addressing) and sends each rank its block."""
+    def read():
+        rc, g, u = _lattio.gauge_read(path)
+        if verify:
+            _check_plain(path, rc, g, u)
+        return g, u
+
+    if comm is None or comm.Get_size() == 1:
+        g, u = read()
+        dt = _complex_dtype(dtype, g["precision"], "load")
+        return u if dt == u.dtype else u.astype(dt)
+    g, u = None, None
+    if comm.Get_rank() == 0:
+        try:
+            g, u = read()
+            err = None
+        except Exception as e:
+            err = e
+    else:
+        err = None
+    err = comm.bcast(err, root=0)
+    if err is not None:
+        raise err
+    g = comm.bcast(g, root=0)
+    dt = _complex_dtype(dtype, g["precision"], "load")
+    dims, coords = grid_of(comm, 4, grid)
+    extents = g["dims"][::-1]
+    if comm.Get_rank() == 0:
+        for r in range(comm.Get_size()):
+            c = comm.Get_coords(r) if isinstance(comm, MPI.Cartcomm) else np.unravel_index(r, dims)
+            lo, cnt = box(extents, dims, c)
+            blk = np.ascontiguousarray(u[tuple(slice(a, a + k) for a, k in zip(lo, cnt))], dtype=dt)
+            if r == 0:
+                mine = blk
+            else:
+                comm.Send(blk, dest=r, tag=77)
+        return mine
+    lo, cnt = box(extents, dims, coords)
+    mine = np.empty(cnt + _GAUGE_SITE, dtype=dt)
+    comm.Recv(mine, source=0, tag=77)
+    return mine
+
+
+def _check_plain(path, rc, g, u):
+    """A NERSC/MILC checksum, a header's plaquette and link trace."""
+    if rc == _lattio.ERR_CHECKSUM:
+        raise from_status(rc, "ERR_CHECKSUM", "checksum mismatch",
+                          "%s checksum stored %s, computed %s" % (
+                              g["format"], " ".join("%08x" % s for s in g["stored"]),
+                              " ".join("%08x" % s for s in g["computed"])), path)
+    if g["header_plaquette"] is not None or g["header_link_trace"] is not None:
+        plaq, trace, _ = _lattio.gauge_stats(u)
+        st = _lattio.gauge_check_header(g, plaq, trace)
+        if st != 0:
+            raise from_status(st, "ERR_PLAQUETTE", "plaquette differs from the header's value",
+                              "header plaquette %r link trace %r, computed %.12f %.12f" % (
+                                  g["header_plaquette"], g["header_link_trace"], plaq, trace), path)
+
+
+def _h5_entry(entries, obj, what):
+    if obj is not None:
+        for e in entries:
+            if e["path"] == obj:
+                return e
+        raise from_status(-702, "ERR_HDF5_NOT_FOUND", "no such object in the HDF5 file", obj, what)
+    if not entries:
+        raise from_status(-702, "ERR_HDF5_NOT_FOUND", "no such object in the HDF5 file",
+                          "no lattice field in the file", what)
+    gauge = [e for e in entries if e["gauge"]]
+    return gauge[0] if gauge else entries[0]
+
+
+def _load_h5(path, comm, grid, verify, dtype):
+    file, obj = _h5_split(path)
+    entries = _lattio.h5_list(comm, file)
+
+    def setup():
+        e = _h5_entry(entries, obj, path)
+        n = e["elements"]
+        if e["gauge"]:
+            site, cplx = _GAUGE_SITE, True
+        elif n % 2 == 0 and (dtype is None or np.dtype(dtype).kind == "c"):
+            site, cplx = ((n // 2,) if n > 2 else ()), True
+        else:
+            site, cplx = ((n,) if n > 1 else ()), False
+        dt = _complex_dtype(dtype, e["precision"], "load") if cplx else _real_dtype(dtype, e["precision"])
+        glob, lo, count = _block(comm, grid, e["dims"][::-1])
+        return e, n, dt, glob, lo, count, np.empty(count + site, dtype=dt)
+
+    e, n, dt, glob, lo, count, out = _agreed(comm, setup)
+    mem = _lattio.REAL_F32 if dt in (np.dtype(np.complex64), np.dtype(np.float32)) else _lattio.REAL_F64
+    _lattio.h5_read(comm, "%s:%s" % (file, e["path"]), mem, n, glob, lo, count, out, verify)
+    return out
+
+
+# --- save ------------------------------------------------------------------
+
+def _check_array(array, fmt):
+    if not isinstance(array, np.ndarray):
+        raise TypeError("array must be a numpy.ndarray, not %s" % type(array).__name__)
+    if not array.flags.c_contiguous:
+        raise ValueError("array is not C-contiguous (use numpy.ascontiguousarray)")
+    if not array.dtype.isnative:
+        raise ValueError("array must be in native byte order, not %s" % array.dtype)
+    gauge = array.ndim == 7 and array.shape[4:] == _GAUGE_SITE
+    if fmt in ("ildg", "nersc", "milc", "openqcd") and not gauge:
+        raise ValueError("%s stores SU(3) gauge fields: array shape must be (T, Z, Y, X, 4, 3, 3), not %r"
+                         % (fmt, array.shape))
+    if array.ndim < 4:
+        raise ValueError("array shape %r: a 4-D lattice (T, Z, Y, X, ...) is needed" % (array.shape,))
+    kinds = (np.complex64, np.complex128) if gauge else (np.complex64, np.complex128, np.float32, np.float64)
+    if array.dtype not in [np.dtype(k) for k in kinds]:
+        raise ValueError("array dtype %s: %s needed" % (array.dtype, " or ".join(np.dtype(k).name for k in kinds)))
+    if array.size == 0:
+        raise ValueError("array shape %r is empty" % (array.shape,))
+    return gauge
+
+
+def _global_shape(comm, grid, local_shape):
+    """The whole lattice from the ranks' blocks (collective); each block must
+    be the one the split rule gives its rank."""
+    nd = 4
+    mine, err = None, None
+    try:
+        dims, coords = grid_of(comm, nd, grid)
+        mine = (coords, tuple(local_shape[:nd]), tuple(local_shape[nd:]))
+    except Exception as e:
+        err = e
+    shared = comm.allgather((mine, err))
+    errs = [e for _, e in shared if e is not None]
+    if errs:
+        raise errs[0]
+    blocks = [b for b, _ in shared]
+    if len({b[0] for b in blocks}) != len(blocks):
+        raise ValueError("two ranks have the same grid coordinates")
+    glob = []
+    for d in range(nd):
+        ext = {}
+        for c, s, _ in blocks:
+            ext[c[d]] = s[d]
+        if sorted(ext) != list(range(dims[d])):
+            raise ValueError("the ranks' blocks do not cover grid dimension %d" % d)
+        glob.append(sum(ext.values()))
+    if len({b[2] for b in blocks}) != 1:
+        raise ValueError("the ranks' arrays have different site shapes")
+    for c, s, _ in blocks:
+        lo, cnt = box(glob, dims, c)
+        if tuple(cnt) != s:
+            raise ValueError("block %r at grid coordinates %r is not the split rule's %r of lattice %r"
+                             % (s, c, cnt, tuple(glob)))
+    lo, cnt = box(glob, dims, coords)
+    return tuple(glob), lo, cnt
+
+
+def save(path, array, *, format="ildg", precision=None, comm=None, grid=None, metadata=None, layout="qdp",
+         append=False):
+    """Write a lattice field, crash-safe, with the community's records and checksums.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file (HDF5: ``FILE`` or ``FILE:/path/in/file``).  It is written
+        under a temporary name and renamed when complete and verified, so a
+        failure leaves a previous file untouched.
+    array : numpy.ndarray
+        C-contiguous, native byte order.  Gauge fields ``(T, Z, Y, X, 4, 3,
+        3)`` complex64/complex128 (ILDG link order); SciDAC and HDF5 also take
+        any ``(T, Z, Y, X) + site`` complex or real array.  With ``comm``:
+        this rank's block, as :func:`lattio.local_box` gives it.
+    format : str
+        ``ildg``, ``scidac``, ``nersc``, ``milc``, ``openqcd`` or ``hdf5``.
+    precision : 32 or 64, optional
+        Stored precision; default: the array's (openQCD: always 64).
+    comm, grid :
+        As for :func:`lattio.load`; collective.  NERSC, MILC and openQCD
+        files are gathered to rank 0 and written there.
+    metadata : dict, optional
+        ``lfn`` (ildg-data-lfn), ``file_xml`` and ``record_xml`` (SciDAC user
+        XML, verbatim), ``date``, ``label`` (NERSC ensemble label, MILC time
+        stamp), ``datatype`` (SciDAC/HDF5 datatype of a non-gauge field),
+        ``nersc_rows`` (2 or 3), ``little_endian`` (NERSC, MILC).
+    layout : str
+        HDF5: ``qdp`` (QDP++/Chroma) or ``qlua``.
+    append : bool
+        HDF5: add the field to an existing file (the object must not exist).
+
+    The ILDG and SciDAC record sets are the ones ``lattio convert`` writes
+    (scidac-checksum included); the data is re-read and its checksum
+    compared before the file is renamed into place.
+    """
+    comm = _comm(comm)
+    path, gauge, precision, meta = _agreed(
+        comm, lambda: _save_args(path, array, format, precision, metadata, layout))
+    if comm is None:
+        glob, lo, count = tuple(array.shape[:4]), (0, 0, 0, 0), tuple(array.shape[:4])
+    else:
+        glob, lo, count = _global_shape(comm, grid, array.shape)
+    if format == "openqcd" and any(n % 2 for n in glob):
+        raise ValueError("openQCD needs even extents, not %r" % (glob,))
+    if format in ("nersc", "milc", "openqcd"):
+        return _save_plain(path, array, format, precision, comm, grid, glob, meta)
+    single = array.dtype in (np.dtype(np.complex64), np.dtype(np.float32))
+    site = array.shape[4:]
+    cplx = array.dtype.kind == "c"
+    elements = int(np.prod(site, dtype=np.int64)) * (2 if cplx else 1)
+    mem = _lattio.REAL_F32 if single else _lattio.REAL_F64
+    disk = _lattio.REAL_F32_BE if precision == 32 else _lattio.REAL_F64_BE
+    if gauge:
+        kind = _lattio.FIELD_ILDG_GAUGE if format in ("ildg", "hdf5") else _lattio.FIELD_SU3_GAUGE
+        datacount, colors, spins = 4, 3, 0
+    else:
+        kind, colors, spins = _lattio.FIELD_GENERIC, 0, 0
+        datacount = int(site[0]) if len(site) >= 2 else 1
+        if "datatype" not in meta:
+            meta["datatype"] = "lattio_%s_%s" % ("F" if precision == 32 else "D", "complex" if cplx else "real")
+    if format == "hdf5":
+        _lattio.h5_write(comm, path, kind, mem, disk, elements, datacount, meta, layout, bool(append),
+                         glob, lo, count, array)
+    else:
+        _lattio.field_write(comm, path, kind, mem, disk, elements, datacount, colors, spins, meta,
+                            glob, lo, count, array)
+
+
+def _save_args(path, array, format, precision, metadata, layout):
+    """save's arguments checked, locally, before any file is touched."""
+    path = _path(path)
+    if format not in FORMATS:
+        raise ValueError("format %r: one of %s" % (format, ", ".join(FORMATS)))
+    gauge = _check_array(array, format)
+    if precision not in (None, 32, 64):
+        raise ValueError("precision must be 32 or 64, not %r" % (precision,))
+    if format == "openqcd" and precision == 32:
+        raise ValueError("openQCD files are always 64-bit")
+    meta = dict(metadata or {})
+    unknown = set(meta) - _META_KEYS
+    if unknown:
+        raise ValueError("metadata keys %s unknown (known: %s)" % (sorted(unknown), ", ".join(sorted(_META_KEYS))))
+    if layout not in ("qdp", "qlua"):
+        raise ValueError("layout must be 'qdp' or 'qlua', not %r" % (layout,))
+    single = array.dtype in (np.dtype(np.complex64), np.dtype(np.float32))
+    if precision is None:
+        precision = 32 if single and format != "openqcd" else 64
+    return path, gauge, precision, meta
+
+
+def _save_plain(path, array, fmt, precision, comm, grid, glob, meta):
+    if comm is None or comm.Get_size() == 1:
+        _lattio.gauge_write(path, fmt, np.ascontiguousarray(array, dtype=np.complex128), precision, meta)
+        return
+    dims, coords = grid_of(comm, 4, grid)
+    whole, err = None, None
+    if comm.Get_rank() == 0:
+        whole = np.empty(glob + _GAUGE_SITE, dtype=np.complex128)
+        for r in range(comm.Get_size()):
+            c = comm.Get_coords(r) if isinstance(comm, MPI.Cartcomm) else np.unravel_index(r, dims)
+            lo, cnt = box(glob, dims, c)
+            sl = tuple(slice(a, a + k) for a, k in zip(lo, cnt))
+            if r == 0:
+                whole[sl] = array
+            else:
+                blk = np.empty(cnt + _GAUGE_SITE, dtype=array.dtype)
+                comm.Recv(blk, source=r, tag=78)
+                whole[sl] = blk
+        try:
+            _lattio.gauge_write(path, fmt, whole, precision, meta)
+        except Exception as e:
+            err = e
+    else:
+        comm.Send(array, dest=0, tag=78)
+    err = comm.bcast(err, root=0)
+    if err is not None:
+        raise err
+
+
+# --- info, verify, memmap ---------------------------------------------------
+
+def info(path):
+    """The records of a LIME file, or the lattice fields of an HDF5 file.
+
+    LIME: a list of dicts, one per record, in file order: ``message`` and
+    ``record`` (1-based, as ``lattio info`` numbers them), ``offset`` (of
+    the header), ``data_offset``, ``type``, ``length``, ``padding``, ``mb``,
+    ``me``.  HDF5: one dict per lattice field: ``path``, ``layout``,
+    ``gauge``, ``dims`` (x fastest), ``elements``, ``precision``,
+    ``byte_order``, ``checksum``.  Other files raise
+    :class:`lattio.FormatError` (not a LIME file)."""
+    path = _path(path)
+    file, _ = _h5_split(path)
+    if os.path.isfile(file) and _lattio.detect(file) == "hdf5":
+        return _lattio.h5_list(None, file)
+    return _lattio.lime_records(path)
+
+
+def verify(path):
+    """Verify a file: every field's checksum and a gauge field's observables.
+
+    Returns a dict like ``lattio verify --json``: ``file``, ``format``,
+    ``ok`` (everything holds), ``fields`` (per binary record or dataset:
+    ``type``/``path``, ``offset``, ``length``, ``stored`` and ``computed``
+    checksums as hex strings, ``ok``), for a gauge field ``plaquette``
+    (Re tr U_p / 3), ``link_trace`` (Re tr U / 3) and ``unitarity``
+    (max |U^+U - 1|), and ``problems`` / ``warnings`` in words.  A file
+    that cannot be opened or has no known format raises."""
+    path = _path(path)
+    file, _ = _h5_split(path)
+    fmt = _lattio.detect(file)
+    rep = {"file": path, "format": fmt, "ok": True, "fields": [], "problems": [], "warnings": []}
+    u = None
+    if fmt in ("ildg", "scidac"):
+        u = _verify_lime(path, rep)
+    elif fmt == "hdf5":
+        u = _verify_h5(path, rep)
+    else:
+        rc, g, u = _lattio.gauge_read(path)
+        rep["fields"].append({"type": fmt, "offset": g["data_offset"], "length": g["data_length"],
+                              "stored": ["%08x" % s for s in g["stored"]] if g["has_checksum"] else None,
+                              "computed": ["%08x" % s for s in g["computed"]] if g["has_checksum"] else None,
+                              "ok": rc == 0})
+        try:
+            _check_plain(path, rc, g, u)
+        except ChecksumError as e:
+            rep["problems"].append(str(e))
+        if not g["has_checksum"]:
+            rep["warnings"].append("no stored checksum (%s): the plaquette is the check" % fmt)
+    if u is not None:
+        plaq, trace, unit = _lattio.gauge_stats(np.ascontiguousarray(u, dtype=np.complex128))
+        rep.update(plaquette=plaq, link_trace=trace, unitarity=unit)
+        if not unit <= _UNITARITY_TOL:
+            rep["problems"].append("links not unitary: max |U^+U - 1| = %.3g (ERR_UNITARITY)" % unit)
+    rep["ok"] = not rep["problems"]
+    return rep
+
+
+def _hex(s):
+    return ["%08x" % v for v in s] if s is not None else None
+
+
+def _verify_lime(path, rep):
+    fields = _lattio.lime_fields(path)
+    for fi in fields:
+        rc, computed, stored, err = _lattio.field_verify(path, fi["index"])
+        rep["fields"].append({"type": fi["type"], "offset": fi["offset"], "length": fi["length"],
+                              "stored": _hex(stored), "computed": _hex(computed), "ok": rc == 0 and stored is not None})
+        if rc != 0:
+            rep["problems"].append(str(err))
+        elif stored is None:
+            rep["warnings"].append("%s at offset %d: no scidac-checksum" % (fi["type"], fi["offset"]))
+    gauge = [f for f in fields if f["kind"] in (_lattio.FIELD_ILDG_GAUGE, _lattio.FIELD_SU3_GAUGE)]
+    if not gauge:
+        return None
+    return load(path, verify=False, dtype=np.complex128, index=gauge[0]["index"])
+
+
+def _verify_h5(path, rep):
+    file, obj = _h5_split(path)
+    u = None
+    entries = _lattio.h5_list(None, file)
+    for e in entries:
+        if obj is not None and e["path"] != obj:
+            continue
+        entry = {"path": e["path"], "layout": e["layout"], "checksum": e["checksum"], "ok": False}
+        try:
+            a = load("%s:%s" % (file, e["path"]), verify=True, dtype=np.complex128 if e["gauge"] else None)
+            entry["ok"] = e["checksum"] != "none"
+            if e["checksum"] == "none":
+                rep["warnings"].append("%s: no stored checksum" % e["path"])
+            if e["gauge"] and u is None:
+                u = a
+        except ChecksumError as err:
+            rep["problems"].append(str(err))
+        rep["fields"].append(entry)
+    if obj is not None and not rep["fields"]:
+        rep["problems"].append("no lattice field at %s (ERR_HDF5_NOT_FOUND)" % obj)
+    return u
+
+
+def memmap(path, record=None):
+    """A read-only ``numpy.memmap`` of a LIME record's payload, zero copy.
+
+    ``record``: None (the first gauge field's binary record, else the
+    first field's), an int (the record's 1-based number in the file, as
+    ``lattio verify`` numbers them) or a str (the first record of that
+    type).  A field's binary record gets its on-disk dtype (``'>c16'``,
+    ``'>c8'``, ``'>f8'``, ``'>f4'``) and the shape :func:`lattio.load`
+    gives (``(T, Z, Y, X, 4, 3, 3)`` for a gauge field); any other record
+    is bytes (``uint8``).  No checksum is verified: this is for quick looks
+    at huge files (``lattio.verify`` checks them)."""
+    path = _path(path)
+    recs = _lattio.lime_records(path)
+    fields = _lattio.lime_fields(path)
+    if record is None:
+        target = _pick_field(fields, None, path)["offset"]
+    elif isinstance(record, (int, np.integer)) and not isinstance(record, bool):
+        if not 1 <= record <= len(recs):
+            raise ValueError("record %d: the file has %d records" % (record, len(recs)))
+        target = recs[int(record) - 1]["offset"]
+    elif isinstance(record, str):
+        hits = [r for r in recs if r["type"] == record]
+        if not hits:
+            raise FormatError(-5, "ERR_NOT_FOUND", "no record of the requested type", record, path)
+        target = hits[0]["offset"]
+    else:
+        raise TypeError("record must be None, an int or a str, not %s" % type(record).__name__)
+    rec = next(r for r in recs if r["offset"] == target)
+    fi = next((f for f in fields if f["offset"] == target), None)
+    if fi is not None:
+        site, cplx = _site_of(fi)
+        code = ("c%d" if cplx else "f%d") % ((fi["precision"] // 8) * (2 if cplx else 1))
+        shape = tuple(fi["dims"][::-1]) + site
+        return np.memmap(path, dtype=np.dtype(">" + code), mode="r", offset=rec["data_offset"], shape=shape)
+    if rec["length"] == 0:
+        return np.empty(0, dtype=np.uint8)
+    return np.memmap(path, dtype=np.uint8, mode="r", offset=rec["data_offset"], shape=(rec["length"],))
