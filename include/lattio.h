@@ -950,7 +950,7 @@ void lattio_gauge_free(double *u);
 int lattio_gauge_check_header(const lattio_gauge_info *info, const lattio_gauge_stats *stats);
 
 typedef struct lattio_gauge_write_options {
-    int precision;     /* 32 or 64 (openQCD: always 64) */
+    int precision;     /* 32 or 64 (openQCD: always 64; MILC version 5: always 32) */
     int nersc_rows;    /* NERSC: 2 (4D_SU3_GAUGE) or 3 (4D_SU3_GAUGE_3x3) */
     int little_endian; /* NERSC and MILC: store little-endian (default: NERSC big, MILC little) */
     const char *lfn;   /* ILDG: the ildg-data-lfn text (default "lattio") */

@@ -388,7 +388,8 @@ def save(path, array, *, format="ildg", precision=None, comm=None, grid=None, me
     format : str
         ``ildg``, ``scidac``, ``nersc``, ``milc``, ``openqcd`` or ``hdf5``.
     precision : 32 or 64, optional
-        Stored precision; default: the array's (openQCD: always 64).
+        Stored precision; default: the array's (openQCD: always 64, MILC:
+        always 32).
     comm, grid :
         As for :func:`lattio.load`; collective.  NERSC, MILC and openQCD
         files are gathered to rank 0 and written there.
@@ -449,6 +450,8 @@ def _save_args(path, array, format, precision, metadata, layout):
         raise ValueError("precision must be 32 or 64, not %r" % (precision,))
     if format == "openqcd" and precision == 32:
         raise ValueError("openQCD files are always 64-bit")
+    if format == "milc" and precision == 64:
+        raise ValueError("MILC files (version 5) are always 32-bit")
     meta = dict(metadata or {})
     unknown = set(meta) - _META_KEYS
     if unknown:
@@ -457,7 +460,7 @@ def _save_args(path, array, format, precision, metadata, layout):
         raise ValueError("layout must be 'qdp' or 'qlua', not %r" % (layout,))
     single = array.dtype in (np.dtype(np.complex64), np.dtype(np.float32))
     if precision is None:
-        precision = 32 if single and format != "openqcd" else 64
+        precision = 64 if format == "openqcd" else 32 if single or format == "milc" else 64
     return path, gauge, precision, meta
 
 

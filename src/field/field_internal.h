@@ -17,6 +17,11 @@ int lattio_field_read_text(lattio_lime_reader *r, const lattio_record_info *recs
 /* scidac_xml.c: now as QIO writes a record's date ("Tue Nov 24 10:00:00 2026 UTC"). */
 void lattio_field_date_now(char *out, size_t size);
 
+/* Field fi's computed SciDAC checksum `sum` differs from the stored one:
+ * ERR_CHECKSUM, with the record, its offset and both sums in
+ * lattio_last_detail (and the trace). */
+int lattio_field_sum_mismatch(const lattio_field_info *fi, lattio_scidac_sum sum);
+
 /* su3.c: links are 18 doubles (3x3 complex, row-major, re/im pairs).
  * Re tr(a b (d c)^dagger): the plaquette U_mu(x) U_nu(x+mu) U_mu(x+nu)^+
  * U_nu(x)^+ with a = U_mu(x), b = U_nu(x+mu), c = U_mu(x+nu), d = U_nu(x).

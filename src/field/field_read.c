@@ -102,10 +102,7 @@ static int judge(lattio_file *f, const lattio_field_info *fi, const lattio_field
         return LATTIO_FAIL(LATTIO_ERR_NO_CHECKSUM, "no scidac-checksum record");
     if (*state != LATTIO_CHECKSUM_VERIFIED) return LATTIO_OK;
     if (sum.suma == fi->stored.suma && sum.sumb == fi->stored.sumb) return LATTIO_OK;
-    LATTIO_TRACE("field %d: %s record at offset %llu: checksum %x %x, stored %x %x", fi->index,
-                 fi->binary.type, (unsigned long long)fi->binary.offset, (unsigned)sum.suma,
-                 (unsigned)sum.sumb, (unsigned)fi->stored.suma, (unsigned)fi->stored.sumb);
-    return LATTIO_FAIL(LATTIO_ERR_CHECKSUM, "computed SciDAC checksum != stored");
+    return lattio_field_sum_mismatch(fi, sum);
 }
 
 /* Collective: the binary record through the pipe into the caller's buffer

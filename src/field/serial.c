@@ -72,12 +72,8 @@ int lattio_field_read_double(lattio_lime_reader *r, const lattio_field_info *fi,
     lattio_free(buf);
     if (rc < 0) return rc;
     if (computed) *computed = sum;
-    if (fi->has_checksum && (sum.suma != fi->stored.suma || sum.sumb != fi->stored.sumb)) {
-        LATTIO_TRACE("field %d: %s record at offset %llu: checksum %x %x, stored %x %x", fi->index,
-                     fi->binary.type, (unsigned long long)fi->binary.offset, (unsigned)sum.suma,
-                     (unsigned)sum.sumb, (unsigned)fi->stored.suma, (unsigned)fi->stored.sumb);
-        return LATTIO_FAIL(LATTIO_ERR_CHECKSUM, "computed SciDAC checksum != stored");
-    }
+    if (fi->has_checksum && (sum.suma != fi->stored.suma || sum.sumb != fi->stored.sumb))
+        return lattio_field_sum_mismatch(fi, sum);
     return LATTIO_OK;
 }
 
@@ -97,4 +93,15 @@ int lattio_field_verify(const char *path, int index, lattio_field_info *fi_out,
     }
     lattio_lime_reader_close(r);
     return rc;
+}
+
+int lattio_field_sum_mismatch(const lattio_field_info *fi, lattio_scidac_sum sum)
+{
+    LATTIO_TRACE("field %d: %s record at offset %llu: checksum %x %x, stored %x %x", fi->index,
+                 fi->binary.type, (unsigned long long)fi->binary.offset, (unsigned)sum.suma,
+                 (unsigned)sum.sumb, (unsigned)fi->stored.suma, (unsigned)fi->stored.sumb);
+    lattio_detail_set("field %d, %s record at offset %llu: SciDAC checksum %08x %08x computed, %08x %08x stored",
+                      fi->index, fi->binary.type, (unsigned long long)fi->binary.offset, (unsigned)sum.suma,
+                      (unsigned)sum.sumb, (unsigned)fi->stored.suma, (unsigned)fi->stored.sumb);
+    return LATTIO_FAIL(LATTIO_ERR_CHECKSUM, "computed SciDAC checksum != stored");
 }

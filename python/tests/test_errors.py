@@ -1,0 +1,128 @@
+"""Damaged files raise their specific exceptions; bad arguments raise
+ValueError/TypeError before any file is touched."""
+import os
+import shutil
+
+import numpy as np
+import pytest
+
+import lattio
+from conftest import data
+
+
+def copy(tmp_path, name):
+    dst = str(tmp_path / name)
+    shutil.copy(data(name), dst)
+    return dst
+
+
+def flip(path, offset):
+    with open(path, "r+b") as f:
+        f.seek(offset)
+        b = f.read(1)
+        f.seek(offset)
+        f.write(bytes([b[0] ^ 0x04]))
+
+
+def test_checksum_error_names_record_and_sums(tmp_path):
+    path = copy(tmp_path, "t_dprec_ildg.lime")
+    flip(path, 1936 + 144 + 5000)  # inside ildg-binary-data
+    with pytest.raises(lattio.ChecksumError) as e:
+        lattio.load(path)
+    err = e.value
+    assert err.name == "ERR_CHECKSUM" and err.status == -300
+    assert "ildg-binary-data" in err.detail or "1936" in err.detail, err.detail
+    assert "e6ca40a6" in err.detail and "59cdeef1" in err.detail  # the stored sums, and the computed
+    assert isinstance(err, lattio.LattioError)
+    u = lattio.load(path, verify=False)  # the caller may still look
+    assert u.shape == (4, 4, 4, 4, 4, 3, 3)
+    rep = lattio.verify(path)
+    assert not rep["ok"] and rep["fields"][0]["ok"] is False
+    assert rep["fields"][0]["stored"] == ["e6ca40a6", "59cdeef1"]
+
+
+def test_nersc_checksum_and_plaquette(tmp_path):
+    path = copy(tmp_path, "t_nersc.cfg")
+    flip(path, 586 + 1000)
+    with pytest.raises(lattio.ChecksumError) as e:
+        lattio.load(path)
+    assert e.value.name == "ERR_CHECKSUM" and "717938df" in e.value.detail
+    assert not lattio.verify(path)["ok"]
+
+
+def test_truncated_and_foreign(tmp_path):
+    path = copy(tmp_path, "lat.sample.l4444.ildg")
+    with open(path, "r+b") as f:
+        f.truncate(40000)
+    with pytest.raises(lattio.FormatError):
+        lattio.load(path)
+    junk = str(tmp_path / "junk.bin")
+    with open(junk, "wb") as f:
+        f.write(b"GRIB" + bytes(500))
+    with pytest.raises(lattio.FormatError) as e:
+        lattio.load(junk)
+    assert e.value.name == "ERR_UNKNOWN_FORMAT"
+    with pytest.raises(lattio.FormatError):
+        lattio.info(junk)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(lattio.LattioIOError) as e:
+        lattio.load(str(tmp_path / "nope.lime"))
+    assert isinstance(e.value, OSError) and e.value.name == "ERR_OPEN"
+    with pytest.raises(lattio.LattioIOError):
+        lattio.save(str(tmp_path / "no" / "dir" / "u.ildg"), np.zeros((2, 2, 2, 2, 4, 3, 3), np.complex128))
+    assert os.listdir(tmp_path) == []
+
+
+def test_hdf5_errors(tmp_path, su3):
+    path = str(tmp_path / "u.h5")
+    lattio.save(path, su3, format="hdf5")
+    with pytest.raises(lattio.HDF5Error) as e:
+        lattio.load(path + ":/nothing/here")
+    assert e.value.name == "ERR_HDF5_NOT_FOUND"
+    with pytest.raises(lattio.HDF5Error):  # the object exists already
+        lattio.save(path, su3, format="hdf5", append=True)
+
+
+@pytest.mark.parametrize("bad,exc", [
+    (lambda u: u.real.copy(), ValueError),                                        # real, not complex
+    (lambda u: u[::2], ValueError),                                               # not contiguous
+    (lambda u: u[..., 0], ValueError),                                            # wrong shape
+    (lambda u: u.astype(">c16"), ValueError),                                     # not native
+    (lambda u: u.tolist(), TypeError),                                            # not an array
+])
+def test_bad_arrays(tmp_path, su3, bad, exc):
+    with pytest.raises(exc):
+        lattio.save(str(tmp_path / "u.ildg"), bad(su3))
+    assert os.listdir(tmp_path) == []
+
+
+def test_bad_arguments(tmp_path, su3):
+    p = str(tmp_path / "u.ildg")
+    for kw in ({"format": "grib"}, {"precision": 16}, {"metadata": {"colour": 3}}, {"layout": "chroma"}):
+        with pytest.raises(ValueError):
+            lattio.save(p, su3, **kw)
+    with pytest.raises(TypeError):
+        lattio.save(p, su3, comm="world")
+    with pytest.raises(TypeError):
+        lattio.save(42, su3)
+    with pytest.raises(ValueError):
+        lattio.save(p, su3, metadata={"lfn": "a\0b"})
+    assert os.listdir(tmp_path) == []
+    lattio.save(p, su3)
+    with pytest.raises(ValueError):
+        lattio.load(p, dtype=np.int32)
+    with pytest.raises(ValueError):
+        lattio.load(p, index=3)
+    with pytest.raises(ValueError):
+        lattio.local_box((4, 4, 4, 4), None, grid=(2, 1, 1, 1))
+
+
+def test_error_groups():
+    groups = {-1: lattio.ArgumentError, -101: lattio.LattioIOError, -203: lattio.FormatError,
+              -300: lattio.ChecksumError, -401: lattio.MPIError, -600: lattio.ContainerError,
+              -700: lattio.HDF5Error}
+    for status, cls in groups.items():
+        e = lattio.errors.from_status(status, "ERR_X", "msg", "detail", "f")
+        assert type(e) is cls and str(e) == "f: msg (ERR_X): detail"
