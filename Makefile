@@ -5,7 +5,7 @@ BUILD ?= build
 CMAKE_FLAGS ?=
 JOBS ?= 2
 
-.PHONY: all deps build demo test install clean
+.PHONY: all deps build python demo test install clean
 
 all: build
 
@@ -14,15 +14,20 @@ deps:
 	@sh scripts/python-deps.sh $(BUILD)/pyenv
 
 $(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLATTIO_PYTHON_TESTS=ON $(CMAKE_FLAGS)
 
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
+# the Python package (pyproject.toml) into the tests' virtual environment
+python: build
+	$(BUILD)/pyenv/bin/python3 -m pip install --quiet --disable-pip-version-check --no-build-isolation \
+	  --no-deps --config-settings=build-dir=$(BUILD)/python .
+
 demo: build
 	sh scripts/demo.sh $(BUILD)
 
-test: build
+test: build python
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 install: build

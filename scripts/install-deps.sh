@@ -4,7 +4,7 @@
 # otherwise the exact command to run is printed and the script fails.
 set -eu
 group=${1:-base}
-base="build-essential cmake ninja-build pkg-config libopenmpi-dev openmpi-bin libdeflate-dev python3 python3-venv libssl-dev libhdf5-openmpi-dev hdf5-tools"
+base="build-essential cmake ninja-build pkg-config libopenmpi-dev openmpi-bin libdeflate-dev python3 python3-venv python3-dev libssl-dev libhdf5-openmpi-dev hdf5-tools"
 fuzz="clang libclang-rt-14-dev"
 mpich="mpich libmpich-dev libhdf5-mpich-dev"
 bench="strace" # bench/container.sh counts metadata operations with strace -f

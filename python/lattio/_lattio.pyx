@@ -587,7 +587,7 @@ cdef int fill_meta(lattio_field_desc *d, dict meta, list keep) except -1:
 
 def field_write(comm, path, int kind, int mem_format, int disk_format, uint64_t elements,
                 uint64_t datacount, int colors, int spins, dict meta, glob, lo, count,
-                cnp.ndarray local):
+                cnp.ndarray local, bint verify=True):
     """Collective: write this rank's box of a field as a SciDAC/ILDG record
     set into a new LIME file (temporary name, renamed at close when every
     rank succeeded); the data is re-read and its checksum compared."""
@@ -608,7 +608,7 @@ def field_write(comm, path, int kind, int mem_format, int disk_format, uint64_t 
     if spins:
         d.spins = spins
     fill_meta(&d, meta, keep)
-    d.verify = 1
+    d.verify = 1 if verify else 0
     d.verify_retries = 1
     lattio_options_default(&o)
     cdef const void *buf = data_of(local)
@@ -682,7 +682,7 @@ def h5_read(comm, target, int mem_format, uint64_t elements, glob, lo, count, cn
 
 def h5_write(comm, target, int kind, int mem_format, int disk_format, uint64_t elements,
              uint64_t datacount, dict meta, str layout, bint append, glob, lo, count,
-             cnp.ndarray local):
+             cnp.ndarray local, bint verify=True):
     """Collective: write this rank's box of a field to an HDF5 target
     (FILE or FILE:/PATH) in the QDP++ or Qlua layout, verified."""
     cdef MPI_Comm c = as_comm(comm)
@@ -697,7 +697,7 @@ def h5_write(comm, target, int kind, int mem_format, int disk_format, uint64_t e
     fill_desc(&d, kind, mem_format, disk_format, elements)
     d.datacount = datacount
     fill_meta(&d, meta, keep)
-    d.verify = 1
+    d.verify = 1 if verify else 0
     d.verify_retries = 1
     lattio_h5_options_default(&o)
     o.layout = H5_LAYOUTS[layout]

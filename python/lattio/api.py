@@ -371,7 +371,7 @@ def _global_shape(comm, grid, local_shape):
 
 
 def save(path, array, *, format="ildg", precision=None, comm=None, grid=None, metadata=None, layout="qdp",
-         append=False):
+         append=False, verify=True):
     """Write a lattice field, crash-safe, with the community's records and checksums.
 
     Parameters
@@ -402,10 +402,13 @@ def save(path, array, *, format="ildg", precision=None, comm=None, grid=None, me
         HDF5: ``qdp`` (QDP++/Chroma) or ``qlua``.
     append : bool
         HDF5: add the field to an existing file (the object must not exist).
+    verify : bool
+        ILDG, SciDAC, HDF5: re-read the data before the rename and compare
+        its checksum with the one written (a mismatch is rewritten once,
+        then :class:`lattio.ChecksumError`, ERR_VERIFY).
 
     The ILDG and SciDAC record sets are the ones ``lattio convert`` writes
-    (scidac-checksum included); the data is re-read and its checksum
-    compared before the file is renamed into place.
+    (scidac-checksum included).
     """
     comm = _comm(comm)
     path, gauge, precision, meta = _agreed(
@@ -434,10 +437,10 @@ def save(path, array, *, format="ildg", precision=None, comm=None, grid=None, me
             meta["datatype"] = "lattio_%s_%s" % ("F" if precision == 32 else "D", "complex" if cplx else "real")
     if format == "hdf5":
         _lattio.h5_write(comm, path, kind, mem, disk, elements, datacount, meta, layout, bool(append),
-                         glob, lo, count, array)
+                         glob, lo, count, array, bool(verify))
     else:
         _lattio.field_write(comm, path, kind, mem, disk, elements, datacount, colors, spins, meta,
-                            glob, lo, count, array)
+                            glob, lo, count, array, bool(verify))
 
 
 def _save_args(path, array, format, precision, metadata, layout):

@@ -1,0 +1,124 @@
+"""Under mpirun (2 or 3 ranks): blocks of parallel loads equal the serial
+load, parallel saves equal serial ones byte for byte, and a failure on one
+rank raises the same exception on every rank.  Skipped on one process."""
+import os
+import shutil
+import tempfile
+
+import numpy as np
+import pytest
+from mpi4py import MPI
+
+import lattio
+from conftest import data, random_su3
+
+WORLD = MPI.COMM_WORLD
+pytestmark = pytest.mark.skipif(WORLD.Get_size() < 2, reason="run under mpirun -np 2 or more")
+
+
+@pytest.fixture
+def shared_dir():
+    """A directory all ranks see (rank 0 makes it)."""
+    d = tempfile.mkdtemp(prefix="lattio-py-", dir=os.environ.get("LATTIO_PYTEST_DIR", ".")) \
+        if WORLD.Get_rank() == 0 else None
+    d = WORLD.bcast(d, root=0)
+    yield d
+    WORLD.Barrier()
+    if WORLD.Get_rank() == 0:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def block(whole, comm, grid=None):
+    lo, hi = lattio.local_box(whole.shape, comm, grid)
+    return np.ascontiguousarray(whole[tuple(slice(a, b) for a, b in zip(lo, hi))])
+
+
+def gathered_equal(mine, want):
+    """True on every rank when every rank's block equals its reference."""
+    return WORLD.allreduce(int(mine.shape == want.shape and np.array_equal(mine, want)), op=MPI.MIN) == 1
+
+
+def grids():
+    n = WORLD.Get_size()
+    return [None, (n, 1, 1, 1), (1, 1, 1, n), (1, n, 1, 1)]
+
+
+@pytest.mark.parametrize("name", ["t_dprec_ildg.lime", "lat.sample.l4444.ildg", "t_nersc.cfg"])
+@pytest.mark.parametrize("g", range(4))
+def test_load_plain_comm(name, g):
+    whole = lattio.load(data(name))
+    mine = lattio.load(data(name), comm=WORLD, grid=grids()[g])
+    assert gathered_equal(mine, block(whole, WORLD, grids()[g]))
+
+
+def test_load_cartesian():
+    n = WORLD.Get_size()
+    for dims in ([1, 1, n, 1], [n, 1, 1, 1]):
+        cart = WORLD.Create_cart(dims, periods=[True] * 4, reorder=False)
+        for name, index in (("t_dprec_ildg.lime", None), ("t_qio.intel-scalar.lime", 2)):
+            whole = lattio.load(data(name), index=index)
+            mine = lattio.load(data(name), comm=cart, index=index)
+            lo, hi = lattio.local_box(whole.shape, cart)
+            coords = cart.Get_coords(cart.Get_rank())
+            assert all(lo[d] == lattio._lattio.split(whole.shape[d], dims[d], coords[d])[0] for d in range(4))
+            assert gathered_equal(mine, whole[tuple(slice(a, b) for a, b in zip(lo, hi))])
+        cart.Free()
+
+
+@pytest.mark.parametrize("fmt", ["ildg", "scidac", "nersc", "milc", "hdf5"])
+def test_uneven_save(shared_dir, fmt):
+    """A 5x3x2x7 lattice (uneven over 2 and 3 ranks) saved in blocks equals
+    the serial save byte for byte (same date) and loads back whole."""
+    u = random_su3((5, 3, 2, 7), 5)
+    meta = {"date": "Tue Nov 24 00:00:00 2026 UTC"} if fmt in ("ildg", "scidac") else {}
+    prec = 32 if fmt == "milc" else 64
+    par, ser = os.path.join(shared_dir, "par." + fmt), os.path.join(shared_dir, "ser." + fmt)
+    for grid in ((WORLD.Get_size(), 1, 1, 1), (1, 1, 1, WORLD.Get_size())):
+        lattio.save(par, block(u, WORLD, grid), format=fmt, comm=WORLD, grid=grid, metadata=meta, precision=prec)
+        if WORLD.Get_rank() == 0:
+            lattio.save(ser, u, format=fmt, metadata=meta, precision=prec)
+        WORLD.Barrier()
+        want = u.astype(np.complex64) if prec == 32 else u
+        assert np.array_equal(lattio.load(par), want)
+        if fmt != "hdf5":  # HDF5 files hold a creation time
+            assert open(par, "rb").read() == open(ser, "rb").read()
+        assert gathered_equal(lattio.load(par, comm=WORLD, grid=grid), block(want, WORLD, grid))
+    WORLD.Barrier()
+
+
+def test_failure_on_one_rank(shared_dir):
+    """Rank 1 alone passes a bad array or dtype: every rank raises, none hangs,
+    and no file is made."""
+    u = random_su3((4, 2, 2, 2), 9)
+    path = os.path.join(shared_dir, "u.ildg")
+    mine = block(u, WORLD)
+    bad = block(u, WORLD)[..., ::2, :] if WORLD.Get_rank() == 1 else mine
+    with pytest.raises(ValueError):
+        lattio.save(path, bad, comm=WORLD)
+    wrong = mine[:, :1] if WORLD.Get_rank() == 1 else mine  # blocks that tile no lattice
+    with pytest.raises(ValueError):
+        lattio.save(path, np.ascontiguousarray(wrong), comm=WORLD)
+    assert not os.path.exists(path)
+    lattio.save(path, mine, comm=WORLD)
+    with pytest.raises(ValueError):
+        lattio.load(path, comm=WORLD, dtype=np.int8 if WORLD.Get_rank() == 1 else None)
+    with pytest.raises(ValueError):
+        lattio.load(path, comm=WORLD, grid=(1, 1, 1, 1) if WORLD.Get_rank() == 1 else None)
+    with pytest.raises(lattio.FormatError):
+        lattio.load(data("lime_writer_test1.lime"), comm=WORLD)
+
+
+def test_checksum_error_everywhere(shared_dir):
+    path = os.path.join(shared_dir, "bad.lime")
+    if WORLD.Get_rank() == 0:
+        shutil.copy(data("t_dprec_ildg.lime"), path)
+        with open(path, "r+b") as f:
+            f.seek(1936 + 144 + 100)
+            f.write(b"\x7f")
+    WORLD.Barrier()
+    with pytest.raises(lattio.ChecksumError) as e:
+        lattio.load(path, comm=WORLD)
+    assert "e6ca40a6" in e.value.detail
+    hdf = os.path.join(shared_dir, "x.h5")
+    with pytest.raises(lattio.LattioError):
+        lattio.load(hdf + ":/nothing", comm=WORLD)
