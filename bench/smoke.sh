@@ -34,6 +34,12 @@ if [ -x "$BUILD/bin/h5_bench" ]; then
         { cat "$S/h5.txt" >&2; echo "bench smoke: h5.sh failed" >&2; exit 1; }
     grep -q "ratios: h5/lime write" "$S/h5.txt" || { echo "bench smoke: h5.sh printed no ratios" >&2; exit 1; }
 fi
+# py_load.py (the Python package against NumPy) when make python installed it
+if "$BUILD/pyenv/bin/python3" -c 'import lattio' 2>/dev/null; then
+    "$BUILD/pyenv/bin/python3" "$HERE/py_load.py" --dims 4,4,4,8 --reps 1 --dir "$S" > "$S/py.txt" 2>&1 ||
+        { cat "$S/py.txt" >&2; echo "bench smoke: py_load.py failed" >&2; exit 1; }
+    grep -q "ratio load/fromfile" "$S/py.txt" || { echo "bench smoke: py_load.py printed no ratios" >&2; exit 1; }
+fi
 for py in python3 /usr/bin/python3; do
     if "$py" -c 'import matplotlib' 2>/dev/null; then
         "$py" "$HERE/plot.py" -o "$S/bench.png" "$S"/np*.json > /dev/null
