@@ -24,7 +24,7 @@ python: build
 	$(BUILD)/pyenv/bin/python3 -m pip install --quiet --disable-pip-version-check --no-build-isolation \
 	  --no-deps --config-settings=build-dir=$(BUILD)/python .
 
-demo: build
+demo: build python
 	sh scripts/demo.sh $(BUILD)
 
 test: build python

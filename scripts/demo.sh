@@ -69,6 +69,11 @@ mpirun -np 2 $mpirun_flags "$lattio" convert "$data/lat.sample.l4444.ildg" "$out
 mpirun -np 2 $mpirun_flags "$lattio" verify "$out/cfg.h5" "$out/cfg_qlua.h5"
 "$lattio" convert "$out/cfg_qlua.h5" "$out/back.lime"
 
+step "Python: import lattio (NumPy arrays, checksums verified; under mpirun each rank's block)"
+py="$build/pyenv/bin/python3"
+"$py" "$top/examples/python/session.py" "$data" "$out"
+mpirun -np 2 $mpirun_flags "$py" "$top/examples/python/session.py" "$data" "$out"
+
 step "lattio bench at 2 ranks: every strategy against plain POSIX, with the time breakdown"
 mpirun -np 2 $mpirun_flags "$lattio" bench --dims 8,8,8,16 --reps 2 --warmup 0 --profile --dir "$out"
 
