@@ -537,7 +537,11 @@ def field_verify(path, int index):
     return rc, (int(s.suma), int(s.sumb)), stored, detail
 
 
-cdef int fill_desc(lattio_field_desc *d, int kind, int mem_format, int disk_format, uint64_t elements) except -1:
+cdef int prepare(lattio_layout *l, lattio_field_desc *d, int kind, int mem_format, int disk_format,
+                 uint64_t elements, glob, lo, count) except -1:
+    """This rank's layout (array-axis order, mem_format reals per site) and
+    a field descriptor with the library's defaults."""
+    make_layout(l, glob, lo, count, elements * (4 if mem_format == REAL_F32 else 8))
     lattio_field_desc_default(d, kind, mem_format, disk_format, elements)
     return 0
 
@@ -555,8 +559,7 @@ def field_read(comm, path, int index, int kind, int mem_format, uint64_t element
     cdef lattio_options o
     cdef lattio_file *f = NULL
     cdef int rc, rc2
-    make_layout(&l, glob, lo, count, elements * (4 if mem_format == REAL_F32 else 8))
-    fill_desc(&d, kind, mem_format, REAL_F64_BE, elements)
+    prepare(&l, &d, kind, mem_format, REAL_F64_BE, elements, glob, lo, count)
     d.skip_checksum = 0 if verify else 1
     lattio_options_default(&o)
     memset(&info, 0, sizeof(info))
@@ -600,8 +603,7 @@ def field_write(comm, path, int kind, int mem_format, int disk_format, uint64_t 
     cdef lattio_file *f = NULL
     cdef int rc, rc2
     keep = []
-    make_layout(&l, glob, lo, count, elements * (4 if mem_format == REAL_F32 else 8))
-    fill_desc(&d, kind, mem_format, disk_format, elements)
+    prepare(&l, &d, kind, mem_format, disk_format, elements, glob, lo, count)
     d.datacount = datacount
     if colors:
         d.colors = colors
@@ -665,8 +667,7 @@ def h5_read(comm, target, int mem_format, uint64_t elements, glob, lo, count, cn
     cdef lattio_field_read_info info
     cdef lattio_h5_options o
     cdef int rc
-    make_layout(&l, glob, lo, count, elements * (4 if mem_format == REAL_F32 else 8))
-    fill_desc(&d, FIELD_ILDG_GAUGE if elements == 72 else FIELD_GENERIC, mem_format, REAL_F64_BE, elements)
+    prepare(&l, &d, FIELD_ILDG_GAUGE if elements == 72 else FIELD_GENERIC, mem_format, REAL_F64_BE, elements, glob, lo, count)
     d.skip_checksum = 0 if verify else 1
     lattio_h5_options_default(&o)
     o.layout = 0
@@ -693,8 +694,7 @@ def h5_write(comm, target, int kind, int mem_format, int disk_format, uint64_t e
     cdef lattio_h5_options o
     cdef int rc
     keep = []
-    make_layout(&l, glob, lo, count, elements * (4 if mem_format == REAL_F32 else 8))
-    fill_desc(&d, kind, mem_format, disk_format, elements)
+    prepare(&l, &d, kind, mem_format, disk_format, elements, glob, lo, count)
     d.datacount = datacount
     fill_meta(&d, meta, keep)
     d.verify = 1 if verify else 0
