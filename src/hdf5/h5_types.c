@@ -132,26 +132,37 @@ static hid_t new_complex(hid_t real, size_t sz)
  * types, is a transient twin: HDF5 1.10 leaks an open object at every
  * H5Dget_type of a dataset whose committed type has a committed base,
  * and a file opened for writing then fails to close. */
-static hid_t complex_type(hid_t file, int layout, int bits, char *name, size_t size)
+static hid_t complex_type(hid_t file, hid_t real, int bits)
 {
-    const int be = layout == LATTIO_H5_QLUA;
-    const hid_t real = bits == 32 ? (be ? H5T_IEEE_F32BE : H5T_IEEE_F32LE) : (be ? H5T_IEEE_F64BE : H5T_IEEE_F64LE);
     const size_t sz = (size_t)bits / 8;
-    snprintf(name, size, ".Complex%s", bits == 32 ? "Float" : "Double");
     if (file >= 0) {
-        hid_t committed = named(file, name, new_complex(real, sz));
+        hid_t committed = named(file, bits == 32 ? ".ComplexFloat" : ".ComplexDouble", new_complex(real, sz));
         if (committed < 0) return -1;
         H5Tclose(committed);
     }
     return new_complex(real, sz);
 }
 
+/* .ColorMatrix<P>3 (3x3 complex) or .ColorVector<P>3 (3 complex). */
+static hid_t colour_type(hid_t file, hid_t real, int bits, int matrix)
+{
+    char name[64];
+    snprintf(name, sizeof name, matrix ? ".ColorMatrix%s3" : ".ColorVector%s3", bits == 32 ? "Float" : "Double");
+    return array_of(file, name, complex_type(file, real, bits), matrix ? 2 : 1, 3, matrix ? 3 : 0);
+}
+
+/* What = Propagator, DiracFermion or DiracPropagator: 4 (x 4) of `colour`. */
+static hid_t spin_type(hid_t file, const char *what, int bits, hid_t colour, int n)
+{
+    char name[64];
+    snprintf(name, sizeof name, ".%s%s3", what, bits == 32 ? "Float" : "Double");
+    return array_of(file, name, colour, n, 4, n == 2 ? 4 : 0);
+}
+
 hid_t lattio_h5_make_type(hid_t file, int layout, int gauge, uint64_t reals, int bits, int colors,
                           lattio_h5_shape *shape, int nd)
 {
-    const char *prec = bits == 32 ? "Float" : "Double";
     const int be = layout == LATTIO_H5_QLUA;
-    char name[64], cname[32];
     shape->rank = nd;
     shape->fmt = bits == 32 ? (be ? LATTIO_REAL_F32_BE : LATTIO_REAL_F32_LE) : (be ? LATTIO_REAL_F64_BE : LATTIO_REAL_F64_LE);
     shape->reals = reals;
@@ -160,15 +171,10 @@ hid_t lattio_h5_make_type(hid_t file, int layout, int gauge, uint64_t reals, int
     if (layout == LATTIO_H5_QDP) {
         if (gauge) { /* [..][4] of .ColorMatrix<P>3 */
             shape->dims[shape->rank++] = reals / 18;
-            snprintf(name, sizeof name, ".ColorMatrix%s3", prec);
-            return array_of(file, name, complex_type(file, layout, bits, cname, sizeof cname), 2, 3, 3);
+            return colour_type(file, real, bits, 1);
         }
-        if (reals == 288 && colors == 3) { /* [..] of .Propagator<P>3 */
-            snprintf(name, sizeof name, ".ColorMatrix%s3", prec);
-            hid_t cm = array_of(file, name, complex_type(file, layout, bits, cname, sizeof cname), 2, 3, 3);
-            snprintf(name, sizeof name, ".Propagator%s3", prec);
-            return array_of(file, name, cm, 2, 4, 4);
-        }
+        if (reals == 288 && colors == 3) /* [..] of .Propagator<P>3 */
+            return spin_type(file, "Propagator", bits, colour_type(file, real, bits, 1), 2);
         shape->dims[shape->rank++] = reals; /* [..][n] of reals */
         return H5Tcopy(real);
     }
@@ -179,29 +185,19 @@ hid_t lattio_h5_make_type(hid_t file, int layout, int gauge, uint64_t reals, int
         return H5Tcopy(real);
     case 2:
         shape->kind = "LatticeComplex";
-        return complex_type(file, layout, bits, cname, sizeof cname);
+        return complex_type(file, real, bits);
     case 6:
         shape->kind = "LatticeColorVector";
-        snprintf(name, sizeof name, ".ColorVector%s3", prec);
-        return array_of(file, name, complex_type(file, layout, bits, cname, sizeof cname), 1, 3, 0);
+        return colour_type(file, real, bits, 0);
     case 18:
         shape->kind = "LatticeColorMatrix";
-        snprintf(name, sizeof name, ".ColorMatrix%s3", prec);
-        return array_of(file, name, complex_type(file, layout, bits, cname, sizeof cname), 2, 3, 3);
-    case 24: {
+        return colour_type(file, real, bits, 1);
+    case 24:
         shape->kind = "LatticeDiracFermion";
-        snprintf(name, sizeof name, ".ColorVector%s3", prec);
-        hid_t cv = array_of(file, name, complex_type(file, layout, bits, cname, sizeof cname), 1, 3, 0);
-        snprintf(name, sizeof name, ".DiracFermion%s3", prec);
-        return array_of(file, name, cv, 1, 4, 0);
-    }
-    case 288: {
+        return spin_type(file, "DiracFermion", bits, colour_type(file, real, bits, 0), 1);
+    case 288:
         shape->kind = "LatticeDiracPropagator";
-        snprintf(name, sizeof name, ".ColorMatrix%s3", prec);
-        hid_t cm = array_of(file, name, complex_type(file, layout, bits, cname, sizeof cname), 2, 3, 3);
-        snprintf(name, sizeof name, ".DiracPropagator%s3", prec);
-        return array_of(file, name, cm, 2, 4, 4);
-    }
+        return spin_type(file, "DiracPropagator", bits, colour_type(file, real, bits, 1), 2);
     default:
         lattio_detail_set("Qlua has no lattice object of %llu reals per site (1, 2, 6, 18, 24, 288)",
                           (unsigned long long)reals);
