@@ -182,7 +182,8 @@ cdef extern from "lattio.h" nogil:
     int lattio_field_count(lattio_lime_reader *r, int *count)
     int lattio_field_info_read(lattio_lime_reader *r, int index, lattio_field_info *fi)
     void lattio_field_info_free(lattio_field_info *fi)
-    int lattio_field_verify(const char *path, int index, lattio_field_info *fi, lattio_scidac_sum *computed)
+    int lattio_field_read_double(lattio_lime_reader *r, const lattio_field_info *fi, double *out,
+                                 uint64_t n_out, lattio_scidac_sum *computed)
 
     void lattio_options_default(lattio_options *opt)
     int lattio_open(MPI_Comm comm, const char *path, int mode, MPI_Info info,
@@ -520,21 +521,37 @@ def lime_fields(path):
     return out
 
 
-def field_verify(path, int index):
-    """(status, computed sums, stored sums or None) of field `index`."""
+def field_verify(path, int index, bint values=False):
+    """Field `index` read once, serially: (status, computed sums, stored sums
+    or None, the exception of a failure or None, and with `values` its
+    reals as native doubles in file order, else None)."""
     cdef bytes p = fspath(path)
-    cdef const char *cp = p
+    cdef lattio_lime_reader *r = NULL
     cdef lattio_field_info fi
     cdef lattio_scidac_sum s
     cdef int rc
+    cdef uint64_t n = 0
+    cdef double *buf = NULL
+    cdef cnp.ndarray out = None
     memset(&fi, 0, sizeof(fi))
     memset(&s, 0, sizeof(s))
-    with nogil:
-        rc = lattio_field_verify(cp, index, &fi, &s)
-    stored = (int(fi.stored.suma), int(fi.stored.sumb)) if fi.has_checksum else None
-    detail = status_error(rc, path) if rc != 0 else None
-    lattio_field_info_free(&fi)
-    return rc, (int(s.suma), int(s.sumb)), stored, detail
+    check(lattio_lime_reader_open(p, &r), path)
+    try:
+        with nogil:
+            rc = lattio_field_info_read(r, index, &fi)
+        if rc == 0:
+            if values:
+                n = fi.volume * fi.typesize * fi.datacount // (<uint64_t>fi.precision // 8)
+                out = np.empty(n, dtype=np.float64)
+                buf = <double *>data_of(out)
+            with nogil:
+                rc = lattio_field_read_double(r, &fi, buf, n, &s)
+        stored = (int(fi.stored.suma), int(fi.stored.sumb)) if fi.has_checksum else None
+        err = status_error(rc, path) if rc != 0 else None
+    finally:
+        lattio_field_info_free(&fi)
+        lattio_lime_reader_close(r)
+    return rc, (int(s.suma), int(s.sumb)), stored, err, out
 
 
 cdef int prepare(lattio_layout *l, lattio_field_desc *d, int kind, int mem_format, int disk_format,

@@ -259,15 +259,16 @@ def _load_plain(path, comm, grid, verify, dtype):
     return mine
 
 
-def _check_plain(path, rc, g, u):
-    """A NERSC/MILC checksum, a header's plaquette and link trace."""
+def _check_plain(path, rc, g, u, stats=None):
+    """A NERSC/MILC checksum, a header's plaquette and link trace (stats:
+    the field's (plaquette, link trace, unitarity) when already computed)."""
     if rc == _lattio.ERR_CHECKSUM:
         raise from_status(rc, "ERR_CHECKSUM", "checksum mismatch",
                           "%s checksum stored %s, computed %s" % (
                               g["format"], " ".join("%08x" % s for s in g["stored"]),
                               " ".join("%08x" % s for s in g["computed"])), path)
     if g["header_plaquette"] is not None or g["header_link_trace"] is not None:
-        plaq, trace, _ = _lattio.gauge_stats(u)
+        plaq, trace, _ = stats if stats is not None else _lattio.gauge_stats(u)
         st = _lattio.gauge_check_header(g, plaq, trace)
         if st != 0:
             raise from_status(st, "ERR_PLAQUETTE", "plaquette differs from the header's value",
@@ -529,7 +530,7 @@ def verify(path):
     file, _ = _h5_split(path)
     fmt = _lattio.detect(file)
     rep = {"file": path, "format": fmt, "ok": True, "fields": [], "problems": [], "warnings": []}
-    u = None
+    u, g, rc = None, None, 0
     if fmt in ("ildg", "scidac"):
         u = _verify_lime(path, rep)
     elif fmt == "hdf5":
@@ -537,18 +538,19 @@ def verify(path):
     else:
         rc, g, u = _lattio.gauge_read(path)
         rep["fields"].append({"type": fmt, "offset": g["data_offset"], "length": g["data_length"],
-                              "stored": ["%08x" % s for s in g["stored"]] if g["has_checksum"] else None,
-                              "computed": ["%08x" % s for s in g["computed"]] if g["has_checksum"] else None,
+                              "stored": _hex(g["stored"]) if g["has_checksum"] else None,
+                              "computed": _hex(g["computed"]) if g["has_checksum"] else None,
                               "ok": rc == 0})
-        try:
-            _check_plain(path, rc, g, u)
-        except ChecksumError as e:
-            rep["problems"].append(str(e))
         if not g["has_checksum"]:
             rep["warnings"].append("no stored checksum (%s): the plaquette is the check" % fmt)
     if u is not None:
         plaq, trace, unit = _lattio.gauge_stats(np.ascontiguousarray(u, dtype=np.complex128))
         rep.update(plaquette=plaq, link_trace=trace, unitarity=unit)
+        if g is not None:
+            try:
+                _check_plain(path, rc, g, u, (plaq, trace, unit))
+            except ChecksumError as e:
+                rep["problems"].append(str(e))
         if not unit <= _UNITARITY_TOL:
             rep["problems"].append("links not unitary: max |U^+U - 1| = %.3g (ERR_UNITARITY)" % unit)
     rep["ok"] = not rep["problems"]
@@ -560,19 +562,23 @@ def _hex(s):
 
 
 def _verify_lime(path, rep):
+    """Every field's checksum; the first gauge field's links come from the
+    same single read (returned, None when there is none)."""
     fields = _lattio.lime_fields(path)
+    gauge = [f for f in fields if f["kind"] in (_lattio.FIELD_ILDG_GAUGE, _lattio.FIELD_SU3_GAUGE)]
+    first = gauge[0]["index"] if gauge else None
+    u = None
     for fi in fields:
-        rc, computed, stored, err = _lattio.field_verify(path, fi["index"])
+        rc, computed, stored, err, values = _lattio.field_verify(path, fi["index"], fi["index"] == first)
         rep["fields"].append({"type": fi["type"], "offset": fi["offset"], "length": fi["length"],
                               "stored": _hex(stored), "computed": _hex(computed), "ok": rc == 0 and stored is not None})
         if rc != 0:
             rep["problems"].append(str(err))
         elif stored is None:
             rep["warnings"].append("%s at offset %d: no scidac-checksum" % (fi["type"], fi["offset"]))
-    gauge = [f for f in fields if f["kind"] in (_lattio.FIELD_ILDG_GAUGE, _lattio.FIELD_SU3_GAUGE)]
-    if not gauge:
-        return None
-    return load(path, verify=False, dtype=np.complex128, index=gauge[0]["index"])
+        if values is not None and rc in (0, _lattio.ERR_CHECKSUM):  # a damaged field is still measured
+            u = values.view(np.complex128).reshape(tuple(fi["dims"][::-1]) + _GAUGE_SITE)
+    return u
 
 
 def _verify_h5(path, rep):
