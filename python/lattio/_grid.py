@@ -19,10 +19,10 @@ def grid_of(comm, nd, grid=None):
         if grid is not None:
             raise ValueError("grid= is for plain communicators: a Cartesian communicator's "
                              "dimensions are the grid")
-        dims, _periods, coords = comm.Get_topo()
+        dims = tuple(int(d) for d in comm.Get_topo()[0])
         if len(dims) != nd:
             raise ValueError("the Cartesian communicator has %d dimensions, the lattice %d" % (len(dims), nd))
-        return tuple(int(d) for d in dims), tuple(int(c) for c in coords)
+        return dims, coords_of(comm, dims, rank)
     if grid is None:
         dims = tuple(int(d) for d in MPI.Compute_dims(size, nd))
     else:
@@ -34,8 +34,22 @@ def grid_of(comm, nd, grid=None):
             raise ValueError("grid %r: %d positive integers needed" % (tuple(grid), nd))
         if int(np.prod(dims)) != size:
             raise ValueError("grid %r has %d blocks for %d ranks" % (dims, int(np.prod(dims)), size))
-    coords = tuple(int(c) for c in np.unravel_index(rank, dims)) if size > 1 else (0,) * nd
-    return dims, coords
+    return dims, coords_of(comm, dims, rank)
+
+
+def coords_of(comm, dims, rank):
+    """Grid coordinates of `rank`: the Cartesian communicator's, else the
+    rank in C order over the grid."""
+    if isinstance(comm, MPI.Cartcomm):
+        return tuple(int(c) for c in comm.Get_coords(rank))
+    return tuple(int(c) for c in np.unravel_index(rank, dims))
+
+
+def blocks(comm, dims, extents):
+    """Every rank's block as (rank, start, count, slices into the whole array)."""
+    for r in range(comm.Get_size()):
+        lo, count = box(extents, dims, coords_of(comm, dims, r))
+        yield r, lo, count, tuple(slice(a, a + k) for a, k in zip(lo, count))
 
 
 def box(extents, dims, coords):

@@ -12,7 +12,7 @@ import numpy as np
 from mpi4py import MPI
 
 from . import _lattio
-from ._grid import agree, box, grid_of
+from ._grid import agree, blocks, box, grid_of
 from .errors import ChecksumError, FormatError, from_status
 
 __all__ = ["load", "save", "info", "verify", "memmap", "FORMATS"]
@@ -227,33 +227,31 @@ def _load_plain(path, comm, grid, verify, dtype):
         g, u = read()
         dt = _complex_dtype(dtype, g["precision"], "load")
         return u if dt == u.dtype else u.astype(dt)
-    g, u = None, None
+    g, u, err = None, None, None
     if comm.Get_rank() == 0:
         try:
             g, u = read()
-            err = None
-        except Exception as e:
+        except Exception as e:  # raised on every rank below
             err = e
-    else:
-        err = None
-    err = comm.bcast(err, root=0)
+    err, g = comm.bcast((err, g), root=0)
     if err is not None:
         raise err
-    g = comm.bcast(g, root=0)
-    dt = _complex_dtype(dtype, g["precision"], "load")
-    dims, coords = grid_of(comm, 4, grid)
+
+    def setup():
+        dims, coords = grid_of(comm, 4, grid)
+        return _complex_dtype(dtype, g["precision"], "load"), dims, coords
+
+    dt, dims, coords = _agreed(comm, setup)
     extents = g["dims"][::-1]
     if comm.Get_rank() == 0:
-        for r in range(comm.Get_size()):
-            c = comm.Get_coords(r) if isinstance(comm, MPI.Cartcomm) else np.unravel_index(r, dims)
-            lo, cnt = box(extents, dims, c)
-            blk = np.ascontiguousarray(u[tuple(slice(a, a + k) for a, k in zip(lo, cnt))], dtype=dt)
+        for r, _lo, _cnt, sl in blocks(comm, dims, extents):
+            blk = np.ascontiguousarray(u[sl], dtype=dt)
             if r == 0:
                 mine = blk
             else:
                 comm.Send(blk, dest=r, tag=77)
         return mine
-    lo, cnt = box(extents, dims, coords)
+    _lo, cnt = box(extents, dims, coords)
     mine = np.empty(cnt + _GAUGE_SITE, dtype=dt)
     comm.Recv(mine, source=0, tag=77)
     return mine
@@ -476,10 +474,7 @@ def _save_plain(path, array, fmt, precision, comm, grid, glob, meta):
     whole, err = None, None
     if comm.Get_rank() == 0:
         whole = np.empty(glob + _GAUGE_SITE, dtype=np.complex128)
-        for r in range(comm.Get_size()):
-            c = comm.Get_coords(r) if isinstance(comm, MPI.Cartcomm) else np.unravel_index(r, dims)
-            lo, cnt = box(glob, dims, c)
-            sl = tuple(slice(a, a + k) for a, k in zip(lo, cnt))
+        for r, _lo, cnt, sl in blocks(comm, dims, glob):
             if r == 0:
                 whole[sl] = array
             else:

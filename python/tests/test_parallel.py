@@ -106,6 +106,8 @@ def test_failure_on_one_rank(shared_dir):
         lattio.load(path, comm=WORLD, grid=(1, 1, 1, 1) if WORLD.Get_rank() == 1 else None)
     with pytest.raises(lattio.FormatError):
         lattio.load(data("lime_writer_test1.lime"), comm=WORLD)
+    with pytest.raises(ValueError):  # NERSC: rank 0 reads, then the ranks agree before it sends
+        lattio.load(data("t_nersc.cfg"), comm=WORLD, dtype=np.int8 if WORLD.Get_rank() == 1 else None)
 
 
 def test_checksum_error_everywhere(shared_dir):
