@@ -458,6 +458,16 @@ def _save_args(path, array, format, precision, metadata, layout):
     unknown = set(meta) - _META_KEYS
     if unknown:
         raise ValueError("metadata keys %s unknown (known: %s)" % (sorted(unknown), ", ".join(sorted(_META_KEYS))))
+    for key, value in meta.items():  # checked here, on every rank, not in the collective call
+        if key == "nersc_rows":
+            if value not in (None, 2, 3):
+                raise ValueError("metadata nersc_rows must be 2 or 3, not %r" % (value,))
+        elif key == "little_endian":
+            if value not in (None, True, False):
+                raise ValueError("metadata little_endian must be a bool, not %r" % (value,))
+        elif value is not None and (not isinstance(value, (str, bytes)) or
+                                    ("\0" in value if isinstance(value, str) else b"\0" in value)):
+            raise ValueError("metadata %r must be text without NUL bytes" % key)
     if layout not in ("qdp", "qlua"):
         raise ValueError("layout must be 'qdp' or 'qlua', not %r" % (layout,))
     single = array.dtype in (np.dtype(np.complex64), np.dtype(np.float32))

@@ -98,6 +98,8 @@ def test_failure_on_one_rank(shared_dir):
     wrong = mine[:, :1] if WORLD.Get_rank() == 1 else mine  # blocks that tile no lattice
     with pytest.raises(ValueError):
         lattio.save(path, np.ascontiguousarray(wrong), comm=WORLD)
+    with pytest.raises(ValueError):  # metadata refused on rank 1 alone
+        lattio.save(path, mine, comm=WORLD, metadata={"lfn": 7 if WORLD.Get_rank() == 1 else "x"})
     assert not os.path.exists(path)
     lattio.save(path, mine, comm=WORLD)
     with pytest.raises(ValueError):
