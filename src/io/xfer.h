@@ -85,7 +85,8 @@ uint64_t lattio_xfer_alignment(const lattio_file *f);
 /* Local: f holds a record of `type` (present at open or begun since). */
 int lattio_file_has_type(const lattio_file *f, const char *type);
 /* Collective: every rank's writes visible to every rank's reads
- * (ERR_PENDING while non-blocking requests are pending). */
+ * (ERR_PENDING while non-blocking requests are pending): MPI-IO's
+ * sync-barrier-sync, nothing on a single rank. */
 int lattio_xfer_sync(lattio_file *f);
 
 /* Collective: one status on every rank (the most negative; lattio_agree). */
