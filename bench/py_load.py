@@ -11,6 +11,10 @@ with lattio.save, then, alternating in each repetition:
   save     lattio.save (conversion, checksum, re-read verification, rename)
   save_nv  lattio.save(verify=False)
   tofile   ndarray.tofile of the same big-endian bytes (no conversion, no check)
+           over the previous file (opened with O_TRUNC: its pages are freed first)
+  tofile_new   the same bytes with tofile into a new name beside the previous
+           file, then os.replace: the crash-safe write save does (temporary name,
+           rename), so both copies are in memory at once as in save
   swap_tofile  astype('>c16').tofile: what NumPy needs to write the ILDG payload
 and under mpirun the per-rank time of lattio.load(comm=COMM_WORLD).
 Figures are medians of wall times; ratios are what matters (shared VMs).
@@ -39,6 +43,13 @@ def timed(fn):
     return time.perf_counter() - t
 
 
+def replace_with(array, path):
+    """tofile into a new name beside `path`, then os.replace (crash-safe)."""
+    tmp = path + ".new"
+    array.tofile(tmp)
+    os.replace(tmp, path)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--dims", default="64,32,32,32", help="T,Z,Y,X")
@@ -51,7 +62,8 @@ def main():
     dims = tuple(int(x) for x in a.dims.split(","))
     d = comm.bcast(tempfile.mkdtemp(prefix="lattio-pybench-", dir=a.dir) if rank == 0 else None, root=0)
     path, raw = os.path.join(d, "u.ildg"), os.path.join(d, "u.raw")
-    times = {k: [] for k in ("load", "fromfile", "save", "save_nv", "tofile", "swap_tofile", "load_mpi")}
+    times = {k: [] for k in ("load", "fromfile", "save", "save_nv", "tofile", "tofile_new", "swap_tofile",
+                             "load_mpi")}
     u = None
     if rank == 0:
         rng = np.random.default_rng(1)
@@ -70,6 +82,7 @@ def main():
                      ("save", lambda: lattio.save(path, u)),
                      ("save_nv", lambda: lattio.save(path, u, verify=False)),
                      ("tofile", lambda: be.tofile(raw)),
+                     ("tofile_new", lambda: replace_with(be, raw)),
                      ("swap_tofile", lambda: u.astype(">c16").tofile(raw))]
             k = rep % len(cases)  # the order rotates: no case always follows another
             for name, fn in cases[k:] + cases[:k]:
@@ -87,6 +100,8 @@ def main():
             res["ratios"] = {"load/fromfile+swap": med["load"] / med["fromfile"],
                              "save/tofile": med["save"] / med["tofile"],
                              "save(verify=False)/tofile": med["save_nv"] / med["tofile"],
+                             "save/tofile_new": med["save"] / med["tofile_new"],
+                             "save(verify=False)/tofile_new": med["save_nv"] / med["tofile_new"],
                              "save/(byte swap+tofile)": med["save"] / med["swap_tofile"]}
         print("# lattio Python bench: %s lattice, %.2f GB double, %d rank(s), %d reps; page cache" %
               ("x".join(map(str, dims)), gb, size, a.reps))
