@@ -218,6 +218,19 @@ static int target(lattio_file *f, const lattio_layout *l, uint64_t offset, int w
     return lattio_lattice_fits(l, offset, r->length, s);
 }
 
+/* Collective.  The call's outcome in one reduction: the lowest status and
+ * the most rounds of any rank (rounds negated, both under MIN).  Only a
+ * failure takes the agreement that tells every rank the failing rank's
+ * system reason. */
+static int outcome(lattio_file *f, int rc, uint64_t mine, uint64_t *rounds)
+{
+    int64_t v[2] = {rc, -(int64_t)(mine > INT64_MAX ? INT64_MAX : mine)}, all[2];
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Allreduce(v, all, 2, MPI_INT64_T, MPI_MIN, f->comm), LATTIO_ERR_MPI));
+    if (all[0] < 0) return lattio_agree(f->comm, rc);
+    *rounds = (uint64_t)(-all[1]);
+    return LATTIO_OK;
+}
+
 /* Collective.  The whole call: checks and choice (once), the strategy's
  * rounds, one agreement. */
 static int xfer(lattio_file *f, const lattio_layout *l, uint64_t offset, int partial, int writing,
@@ -238,9 +251,8 @@ static int xfer(lattio_file *f, const lattio_layout *l, uint64_t offset, int par
     const lattio_strategy_ops *ops = strategies[strategy];
     int rc = writing ? ops->write(&m) : ops->read(&m);
     lattio_prof_phase(f, LATTIO_PHASE_SYNC);
-    rc = lattio_agree(f->comm, rc);
     uint64_t rounds = 0;
-    if (rc == LATTIO_OK) rc = lattio_agree(f->comm, lattio_allreduce_u64(&m.rounds, &rounds, 1, MPI_MAX, f->comm));
+    rc = outcome(f, rc, m.rounds, &rounds);
     if (out) {
         out->rounds = rounds;
         out->strategy = strategy;
