@@ -1436,8 +1436,9 @@ typedef struct lattio_field_write_info {
  * record is re-read (a split of the record over the ranks that differs from
  * the writing one; on 2 or more ranks after MPI_File_sync on every rank,
  * which MPI-IO needs for a rank to read bytes another wrote, while a single
- * rank re-reads its own writes without it) before it is closed; a mismatch rewrites it, up to d->verify_retries
- * times, then ERR_VERIFY (the file is not renamed at close).  `out` may be
+ * rank re-reads its own writes without it) before it is closed; a mismatch
+ * rewrites it, up to d->verify_retries times, then ERR_VERIFY (the file is
+ * not renamed at close).  `out` may be
  * NULL.  Errors: ERR_ARG (descriptor, layout site_bytes != elements * size),
  * ERR_LAYOUT, ERR_RANK_ARG, ERR_VERIFY, ERR_PENDING (verify with requests
  * pending), the record layer's. */

@@ -248,6 +248,17 @@ cdef int check(int rc, what) except -1:
     return 0
 
 
+cdef int close_after(lattio_file *f, err, what) except -1:
+    """Collective: close f, then raise err (the call's error, taken before
+    the close) or else the close's own."""
+    cdef int rc
+    with nogil:
+        rc = lattio_close(f)
+    if err is not None:
+        raise err
+    return check(rc, what)
+
+
 cdef bytes fspath(path):
     import os
     p = os.fsencode(path)
@@ -575,7 +586,7 @@ def field_read(comm, path, int index, int kind, int mem_format, uint64_t element
     cdef lattio_field_read_info info
     cdef lattio_options o
     cdef lattio_file *f = NULL
-    cdef int rc, rc2
+    cdef int rc
     prepare(&l, &d, kind, mem_format, REAL_F64_BE, elements, glob, lo, count)
     d.skip_checksum = 0 if verify else 1
     lattio_options_default(&o)
@@ -588,11 +599,7 @@ def field_read(comm, path, int index, int kind, int mem_format, uint64_t element
         rc = lattio_field_read(f, index, &d, &l, buf, &info)
     err = status_error(rc, path) if rc != 0 else None
     lattio_field_info_free(&info.field)
-    with nogil:
-        rc2 = lattio_close(f)
-    if err is not None:
-        raise err
-    check(rc2, path)
+    close_after(f, err, path)
     return CHECKSUM_STATES.get(info.checksum, "unknown"), (int(info.computed.suma), int(info.computed.sumb))
 
 
@@ -618,7 +625,7 @@ def field_write(comm, path, int kind, int mem_format, int disk_format, uint64_t 
     cdef lattio_field_desc d
     cdef lattio_options o
     cdef lattio_file *f = NULL
-    cdef int rc, rc2
+    cdef int rc
     keep = []
     prepare(&l, &d, kind, mem_format, disk_format, elements, glob, lo, count)
     d.datacount = datacount
@@ -636,12 +643,7 @@ def field_write(comm, path, int kind, int mem_format, int disk_format, uint64_t 
     check(rc, path)
     with nogil:
         rc = lattio_field_write(f, &d, &l, buf, NULL)
-    err = status_error(rc, path) if rc != 0 else None
-    with nogil:
-        rc2 = lattio_close(f)
-    if err is not None:
-        raise err
-    check(rc2, path)
+    close_after(f, status_error(rc, path) if rc != 0 else None, path)
 
 
 def h5_list(comm, path):

@@ -20,10 +20,8 @@ int MPI_File_sync(MPI_File fh)
 /* MPI_File_sync calls of this rank for one whole file, open to close. */
 static long write_file(const char *path, int durable, int verify)
 {
-    int grid[4];
-    fm_grid(3, mpitest_size, grid);
     lattio_layout l;
-    CHECK_OK(fm_layout(&l, fm_g, grid, mpitest_rank, 576, 0, 0));
+    CHECK_OK(fm_decomposed(&l, 3, 0));
     double *local = fm_fill(&l, 72);
     lattio_field_desc d;
     fm_gauge_desc(&d, LATTIO_REAL_F64_NATIVE, LATTIO_REAL_F64_BE);

@@ -12,10 +12,8 @@
 static int write_v(const char *path, int verify, int retries, int corrupt,
                    lattio_field_write_info *wi)
 {
-    int grid[4];
-    fm_grid(3, mpitest_size, grid);
     lattio_layout l;
-    CHECK_OK(fm_layout(&l, fm_g, grid, mpitest_rank, 576, 0, 0));
+    CHECK_OK(fm_decomposed(&l, 3, 0));
     double *local = fm_fill(&l, 72);
     lattio_field_desc d;
     fm_gauge_desc(&d, LATTIO_REAL_F64_NATIVE, LATTIO_REAL_F64_BE);
