@@ -612,7 +612,8 @@ def _verify_h5(path, rep):
 def memmap(path, record=None):
     """A read-only ``numpy.memmap`` of a LIME record's payload, zero copy.
 
-    ``record``: None (the first gauge field's binary record, else the
+    ``path``: a LIME file (ILDG, SciDAC, any record set; ``str`` or
+    path-like).  ``record``: None (the first gauge field's binary record, else the
     first field's), an int (the record's 1-based number in the file, as
     ``lattio verify`` numbers them) or a str (the first record of that
     type).  A field's binary record gets its on-disk dtype (``'>c16'``,
