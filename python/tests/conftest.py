@@ -86,6 +86,14 @@ def random_su3(shape, seed):
     return np.ascontiguousarray(q)
 
 
+def creation_date(path):
+    """The CREATION_DATE line of a NERSC file's header (b"" if none): the
+    time of writing to the second, the one part two writes of the same field
+    may differ in."""
+    m = re.search(rb"CREATION_DATE = [^\n]*", open(path, "rb").read(4096))
+    return m.group(0) if m else b""
+
+
 def lattio_cmd(*args):
     return subprocess.run([os.path.join(BIN, "lattio")] + list(args), capture_output=True)
 
