@@ -1,236 +1,45 @@
 /* aggregate.c -- the aggregate strategy: lattio's own two-phase I/O.
  *
- * The lattice's bytes [base, base + bytes) in the file are cut into file
- * domains at multiples of a block size (absolute file offsets, so domains
- * line up with file-system blocks or stripes: OPAL's stripe-aligned
- * partitioning; the default block comes from the file system rank 0
- * detected at open, fsinfo.c: Lustre's stripe, GPFS's block, else the
- * block rounded up to >= 1 MiB).  A aggregators own contiguous runs of
- * whole domains (aggregator a is rank a * size / A).  In round r every
- * aggregator handles window r of its region, at most `buffer` bytes (a
- * multiple of the block when the buffer holds one); every rank sends
- * (writes) or receives (reads) the bytes of its sites that lie in each
- * aggregator's window, and each aggregator makes ONE independent MPI-IO
- * call for its window.  One aggregator (rank 0) is the serial strategy
- * (serial.c); the default strategy uses one per node (lattice.c).
+ * The geometry (file domains, aggregators, windows, pieces) is agg_plan.c.
+ * In round r every aggregator handles window r of its region and makes ONE
+ * independent MPI-IO call for it; every rank contributes (writing) or
+ * takes (reading) the bytes of its sites that lie in each aggregator's
+ * window.  Every rank knows every rank's box (one allgather), so piece
+ * sizes are never exchanged and the number of rounds follows from
+ * parameters rank 0 chose and broadcast: every rank makes the same rounds.
  *
- * Because a rank's sites are numbered in increasing file rank, the bytes of
- * a rank in a window are one contiguous piece of its packed sites:
- * [P(lo), P(hi)) where P(x) counts the rank's bytes before lattice byte x
- * (bytes_before, O(ndims)).  Every rank knows every rank's box (one
- * allgather), so piece sizes are never exchanged and the number of rounds
- * follows from parameters rank 0 chose and broadcast: every rank makes the
- * same rounds.  The aggregator places a piece with lattio_layout_runs of the
- * sender's box: straight into the window when it is one file run, else
- * through a scratch area.  Pieces are at most 1 GiB (the buffer's limit), so
- * no MPI count overflows.  A window edge may cut a site; writers pack whole
- * sites and send the part, readers collect cut sites in a small table until
- * complete.  Sites come from and go to the stager (xfer.h), each exactly
- * once per call: a site cut by a window edge is staged once and kept in a
- * small table until every window holding a part of it has had its part.
- * Zero-copy when the stager's sites are already file bytes (direct).
+ * How a piece moves depends on where the aggregator is (agg_shared.h):
+ *  - the aggregator itself and the ranks sharing memory with it (by
+ *    default the ranks of its node) convert their sites straight into the
+ *    window buffer at their file positions (reading: straight out of it),
+ *    and tell the aggregator with an empty note; with peers the aggregator
+ *    has two buffers, so they fill window r + 1 while it writes window r
+ *    (a note says when a buffer is free again: writing, the aggregator's
+ *    "free" after its write; reading, the peer's "done" after its drain);
+ *  - other ranks send their piece as one message (reading: receive it):
+ *    the aggregator receives it straight into the window when it is one
+ *    file run, else through a scratch area and lattio_agg_runs.
+ * Pieces are at most 1 GiB (the buffer's limit), so no MPI count
+ * overflows.  A window edge may cut a site; writers stage a cut site once
+ * and keep it in a small table until every window holding a part of it
+ * has had its part, readers collect cut sites there until complete.
+ * Sites come from and go to the stager (xfer.h), each exactly once per
+ * call; zero-copy when the stager's sites are already file bytes.
  *
  * Errors inside a round do not stop the exchange (peers would wait): a rank
- * keeps sending and receiving, skips its file access and reports at the end.
+ * keeps sending, receiving and noting, skips its file access and reports
+ * at the end.
  */
+#include "agg_shared.h"
 #include "strategy.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define AGG_BUFFER ((uint64_t)16 << 20)
-#define AGG_MAX_BUFFER ((uint64_t)1 << 30)
-#define AGG_MAX_BLOCK ((uint64_t)1 << 40)
-#define AGG_RUNS 256
-#define AGG_TAG 0x1a77
-
-/* --- parameters: block, aggregators, buffer (rank 0 decides) ------------- */
-
-/* A positive decimal number, or 0 when s is absent or not one. */
-static uint64_t parse_size(const char *s)
-{
-    if (!s || *s < '0' || *s > '9') return 0;
-    char *end = NULL;
-    unsigned long long v = strtoull(s, &end, 10);
-    return end && *end == '\0' && v != ULLONG_MAX ? (uint64_t)v : 0;
-}
-
-/* The value of hint `key`: environment variable `env`, else f's info. */
-static uint64_t hint(const lattio_file *f, const char *key, const char *env)
-{
-    uint64_t v = parse_size(getenv(env));
-    if (v || f->info == MPI_INFO_NULL) return v;
-    char val[64] = "";
-    int flag = 0;
-    if (MPI_Info_get(f->info, key, (int)sizeof val - 1, val, &flag) != MPI_SUCCESS || !flag) return 0;
-    return parse_size(val);
-}
-
-typedef struct agg_params {
-    uint64_t block, nodes, buffer; /* nodes 0: default */
-} agg_params;
-
-/* Collective.  Rank 0's parameters, broadcast. */
-static int choose_params(lattio_file *f, agg_params *p)
-{
-    uint64_t v[3] = {0, 0, 0};
-    if (f->rank == 0) {
-        v[0] = hint(f, "striping_unit", "LATTIO_STRIPING_UNIT");
-        if (!v[0]) v[0] = lattio_file_alignment(f, 0); /* from the file system (fsinfo.c) */
-        if (v[0] > AGG_MAX_BLOCK) v[0] = AGG_MAX_BLOCK;
-        v[1] = hint(f, "cb_nodes", "LATTIO_CB_NODES");
-        v[2] = hint(f, "cb_buffer_size", "LATTIO_CB_BUFFER_SIZE");
-        if (!v[2]) v[2] = AGG_BUFFER;
-        if (v[2] > AGG_MAX_BUFFER) v[2] = AGG_MAX_BUFFER;
-    }
-    RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(v, 3, MPI_UINT64_T, 0, f->comm), LATTIO_ERR_MPI));
-    p->block = v[0];
-    p->nodes = v[1];
-    p->buffer = v[2];
-    return LATTIO_OK;
-}
-
-/* --- the plan: domains, regions, windows (the same on every rank) -------- */
-
-typedef struct agg_plan {
-    uint64_t base, bytes; /* the lattice's absolute first byte and size */
-    uint64_t block, window;
-    uint64_t ndomains, rounds;
-    int naggs;
-    int size;
-} agg_plan;
-
-/* Absolute offset where domain d starts (d = ndomains: the lattice's end). */
-static uint64_t domain_start(const agg_plan *p, uint64_t d)
-{
-    if (d == 0) return p->base;
-    uint64_t at = (p->base / p->block + d) * p->block;
-    return at < p->base + p->bytes ? at : p->base + p->bytes;
-}
-
-/* Aggregator a's region [*rs, *re) (absolute): domains [a*N/A, (a+1)*N/A). */
-static void region(const agg_plan *p, int a, uint64_t *rs, uint64_t *re)
-{
-    uint64_t n = p->ndomains, A = (uint64_t)p->naggs;
-    uint64_t d0 = n / A * (uint64_t)a + n % A * (uint64_t)a / A;
-    uint64_t d1 = n / A * (uint64_t)(a + 1) + n % A * (uint64_t)(a + 1) / A;
-    *rs = domain_start(p, d0);
-    *re = domain_start(p, d1);
-}
-
-/* Aggregator a's window in round r, absolute [*lo, *hi); empty: lo == hi.
- * Windows start at block multiples so writes stay aligned. */
-static void window(const agg_plan *p, int a, uint64_t r, uint64_t *lo, uint64_t *hi)
-{
-    uint64_t rs, re;
-    region(p, a, &rs, &re);
-    uint64_t start = rs / p->block * p->block + r * p->window;
-    *lo = start > rs ? start : rs;
-    *hi = start + p->window < re ? start + p->window : re;
-    if (*lo >= *hi) *lo = *hi = re;
-}
-
-static int aggregator_rank(const agg_plan *p, int a)
-{
-    return (int)((uint64_t)a * (uint64_t)p->size / (uint64_t)p->naggs);
-}
-
-static void make_plan(const agg_params *par, uint64_t base, uint64_t bytes, int size, agg_plan *p)
-{
-    p->base = base;
-    p->bytes = bytes;
-    p->size = size;
-    p->block = par->block;
-    p->window = par->buffer >= par->block ? par->buffer / par->block * par->block : par->buffer;
-    p->ndomains = (base + bytes - 1) / par->block - base / par->block + 1;
-    uint64_t A = par->nodes && par->nodes < (uint64_t)size ? par->nodes : (uint64_t)size;
-    p->naggs = (int)(A < p->ndomains ? A : p->ndomains);
-    p->rounds = 0;
-    for (int a = 0; a < p->naggs; a++) {
-        uint64_t rs, re;
-        region(p, a, &rs, &re);
-        uint64_t span = re - rs / p->block * p->block, r = (span + p->window - 1) / p->window;
-        if (re > rs && r > p->rounds) p->rounds = r;
-    }
-}
-
-/* --- where a rank's bytes are ------------------------------------------- */
-
-/* Bytes of l's box that lie before lattice byte x (relative to the
- * lattice's first byte), in file order: the packed offset of byte x. */
-static uint64_t bytes_before(const lattio_layout *l, uint64_t x)
-{
-    uint64_t sb = l->site_bytes, k = x / sb, c[LATTIO_MAX_DIMS];
-    uint64_t inner = lattio_layout_local_sites(l), sites = 0;
-    if (inner == 0) return 0;
-    for (int i = l->ndims - 1; i >= 0; i--) {
-        uint64_t g = l->global[l->file_order[i]];
-        c[i] = k % g;
-        k /= g;
-    }
-    if (k > 0) return inner * sb; /* at or past the lattice's end */
-    for (int i = 0; i < l->ndims; i++) {
-        int d = l->file_order[i];
-        uint64_t lo = l->lo[d], n = l->count[d];
-        inner /= n;
-        sites += (c[i] <= lo ? 0 : c[i] - lo < n ? c[i] - lo : n) * inner;
-        if (c[i] < lo || c[i] >= lo + n) return sites * sb;
-    }
-    return sites * sb + x % sb; /* the site holding x is ours: part of it */
-}
-
-/* The packed piece [*p0, *p1) of box l in the absolute window [lo, hi). */
-static void piece(const agg_plan *p, const lattio_layout *l, uint64_t lo, uint64_t hi, uint64_t *p0,
-                  uint64_t *p1)
-{
-    *p0 = bytes_before(l, lo - p->base);
-    *p1 = bytes_before(l, hi - p->base);
-}
-
-/* Copy between the window (win, absolute [wlo, whi)) and a piece of box l
- * (`data` holds its packed bytes [p0, p1)), run by run. */
-static int scatter(const agg_plan *p, const lattio_layout *l, uint64_t p0, uint64_t p1, unsigned char *win,
-                   uint64_t wlo, uint64_t whi, unsigned char *data, int to_window)
-{
-    uint64_t sb = l->site_bytes, s = p0 / sb, end = (p1 + sb - 1) / sb;
-    lattio_run runs[AGG_RUNS];
-    while (s < end) {
-        uint64_t k = end - s;
-        size_t nruns = 0;
-        RETURN_IF_ERROR(lattio_layout_runs(l, s, k, runs, AGG_RUNS, &nruns));
-        while (nruns > AGG_RUNS) {
-            uint64_t fewer = k / nruns * AGG_RUNS;
-            k = fewer ? fewer : 1;
-            RETURN_IF_ERROR(lattio_layout_runs(l, s, k, runs, AGG_RUNS, &nruns));
-        }
-        for (size_t i = 0; i < nruns; i++) {
-            uint64_t pa = s * sb + runs[i].packed_offset - runs[0].packed_offset;
-            uint64_t lo = pa > p0 ? pa : p0, hi = pa + runs[i].bytes < p1 ? pa + runs[i].bytes : p1;
-            if (lo >= hi) continue;
-            uint64_t fo = p->base + runs[i].file_offset + (lo - pa);
-            RETURN_IF(fo < wlo || fo + (hi - lo) > whi, LATTIO_ERR_LAYOUT); /* boxes overlap */
-            if (to_window) memcpy(win + (fo - wlo), data + (lo - p0), (size_t)(hi - lo));
-            else memcpy(data + (lo - p0), win + (fo - wlo), (size_t)(hi - lo));
-        }
-        s += k;
-    }
-    return LATTIO_OK;
-}
-
-/* When box l's piece [p0, p1) is one file run: its absolute file offset in
- * *at and 1; otherwise 0. */
-static int single_run(const agg_plan *p, const lattio_layout *l, uint64_t p0, uint64_t p1, uint64_t *at)
-{
-    uint64_t sb = l->site_bytes, s = p0 / sb;
-    lattio_run run;
-    size_t nruns = 0;
-    if (lattio_layout_runs(l, s, (p1 + sb - 1) / sb - s, &run, 1, &nruns) != LATTIO_OK || nruns != 1) return 0;
-    *at = p->base + run.file_offset + (p0 - s * sb);
-    return 1;
-}
-
-/* --- one call ------------------------------------------------------------ */
+#define AGG_TAG 0x1a77      /* a piece */
+#define AGG_TAG_DONE 0x1a78 /* a peer placed (writing) or took (reading) its piece */
+#define AGG_TAG_FREE 0x1a79 /* writing: a buffer is free; reading: a window is ready */
 
 /* Sites cut by a window edge: staged once (writing) or collected
  * (reading) in a slot until all their bytes have gone or come. */
@@ -245,11 +54,15 @@ typedef struct agg {
     agg_plan p;
     int writing, identity, me; /* me: this rank's aggregator index, -1 if none */
     const lattio_stager *s;    /* identity: s->direct holds the packed sites */
-    uint64_t *boxes;    /* lo[ndims], count[ndims] of every rank */
-    lattio_layout other; /* scratch: another rank's box */
-    unsigned char *win, *scratch, *packed; /* window, multi-run pieces, this rank's pieces */
+    uint64_t *boxes;           /* lo[ndims], count[ndims] of every rank */
+    lattio_layout other;       /* scratch: another rank's box */
+    agg_shared sh;             /* window buffers */
+    unsigned char *scratch, *packed, *site; /* others' multi-run pieces; this rank's pieces; a cut site */
     uint64_t packed_cap;
-    MPI_Request *reqs;
+    MPI_Request *reqs, *notes; /* a round's transfers; the aggregator's notes of the last round */
+    uint64_t *inbox;           /* a round's notes received, by sender */
+    uint64_t outbox[2];        /* the value of the notes in flight: [0] this round's, [1] the aggregator's */
+    int nnotes;
     cut_site *cuts;
     int ncuts;
     int io_rc; /* first error of this rank */
@@ -270,32 +83,85 @@ static void note(agg *g, int rc)
     if (g->io_rc == LATTIO_OK && rc < 0) g->io_rc = rc;
 }
 
-/* Packed bytes this rank needs per round at most (whole sites of every
- * piece), for the staging of non-identity layouts. */
-static uint64_t packed_need(const agg *g)
+/* Rank q's piece [*p0, *p1) of aggregator a's window r (window in *lo, *hi);
+ * 0 when empty. */
+static int piece_of(agg *g, int q, int a, uint64_t r, uint64_t *lo, uint64_t *hi, uint64_t *p0, uint64_t *p1)
+{
+    lattio_agg_window(&g->p, a, r, lo, hi);
+    if (*hi <= *lo) return 0;
+    lattio_agg_piece(&g->p, box_of(g, q), *lo, *hi, p0, p1);
+    return *p1 > *p0;
+}
+
+/* Aggregator a's window buffer of round r when this rank reaches it in
+ * memory (a is this rank, or shares memory with it), else NULL. */
+static unsigned char *local_buf(agg *g, int a, uint64_t r) { return lattio_agg_shared_buf(&g->sh, a, r); }
+
+/* Rank q places its pieces of this rank's windows itself (q shares memory
+ * with this rank, or is this rank). */
+static int is_peer(const agg *g, int q) { return g->sh.peer[q]; }
+
+/* --- notes between an aggregator and its peers --------------------------- */
+
+static int send_note(agg *g, int to, int tag, const uint64_t *value, MPI_Request *req)
+{
+    lattio_agg_shared_sync(&g->sh);
+    return MPI_CHECK(MPI_Isend(value, 1, MPI_UINT64_T, to, tag, g->f->comm, req), LATTIO_ERR_MPI);
+}
+
+/* Blocking: the note of round r from rank `from`. */
+static int wait_note(agg *g, int from, int tag, uint64_t r)
+{
+    uint64_t v = UINT64_MAX;
+    lattio_prof_phase(g->f, LATTIO_PHASE_EXCHANGE);
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Recv(&v, 1, MPI_UINT64_T, from, tag, g->f->comm, MPI_STATUS_IGNORE), LATTIO_ERR_MPI));
+    RETURN_IF(v != r, LATTIO_ERR_MPI); /* notes out of order: a bug */
+    lattio_agg_shared_sync(&g->sh);
+    return LATTIO_OK;
+}
+
+/* Aggregator: complete last round's notes, then note round r (value `v`)
+ * to every peer with a piece in window r (`tag`). */
+static int notify_peers(agg *g, uint64_t r, uint64_t v, int tag)
+{
+    if (g->nnotes) RETURN_IF_ERROR(MPI_CHECK(MPI_Waitall(g->nnotes, g->notes, MPI_STATUSES_IGNORE), LATTIO_ERR_MPI));
+    g->nnotes = 0;
+    g->outbox[1] = v;
+    for (int q = 0; r < g->p.rounds && q < g->f->size; q++) {
+        uint64_t lo, hi, p0, p1;
+        if (q == g->f->rank || !is_peer(g, q) || !piece_of(g, q, g->me, r, &lo, &hi, &p0, &p1)) continue;
+        RETURN_IF_ERROR(send_note(g, q, tag, &g->outbox[1], &g->notes[g->nnotes++]));
+    }
+    return LATTIO_OK;
+}
+
+/* Aggregator, reading round r (window r not empty): every peer that took
+ * a piece of window r - 2 is done with the buffer. */
+static int wait_peers(agg *g, uint64_t r)
+{
+    for (int q = 0; r >= 2 && q < g->f->size; q++) {
+        uint64_t lo, hi, p0, p1;
+        if (q == g->f->rank || !is_peer(g, q) || !piece_of(g, q, g->me, r - 2, &lo, &hi, &p0, &p1)) continue;
+        RETURN_IF_ERROR(wait_note(g, q, AGG_TAG_DONE, r - 2));
+    }
+    return LATTIO_OK;
+}
+
+/* --- sizes and buffers --------------------------------------------------- */
+
+/* Packed bytes this rank sends to or receives from aggregators it does
+ * not share memory with, per round at most (whole sites of every piece). */
+static uint64_t packed_need(agg *g)
 {
     uint64_t most = 0, sb = g->l->site_bytes;
     for (uint64_t r = 0; r < g->p.rounds; r++) {
         uint64_t sum = 0;
         for (int a = 0; a < g->p.naggs; a++) {
             uint64_t lo, hi, p0, p1;
-            window(&g->p, a, r, &lo, &hi);
-            piece(&g->p, g->l, lo, hi, &p0, &p1);
-            if (p1 > p0) sum += ((p1 + sb - 1) / sb - p0 / sb) * sb;
+            if (!is_peer(g, lattio_agg_rank(&g->p, a)) && piece_of(g, g->f->rank, a, r, &lo, &hi, &p0, &p1))
+                sum += ((p1 + sb - 1) / sb - p0 / sb) * sb;
         }
         if (sum > most) most = sum;
-    }
-    return most;
-}
-
-/* Longest window of this rank's region (0 when not an aggregator). */
-static uint64_t window_need(const agg *g)
-{
-    uint64_t most = 0;
-    for (uint64_t r = 0; g->me >= 0 && r < g->p.rounds; r++) {
-        uint64_t lo, hi;
-        window(&g->p, g->me, r, &lo, &hi);
-        if (hi - lo > most) most = hi - lo;
     }
     return most;
 }
@@ -306,10 +172,10 @@ static int check_windows(agg *g)
 {
     for (uint64_t r = 0; g->me >= 0 && r < g->p.rounds; r++) {
         uint64_t lo, hi, sum = 0;
-        window(&g->p, g->me, r, &lo, &hi);
+        lattio_agg_window(&g->p, g->me, r, &lo, &hi);
         for (int q = 0; q < g->f->size && hi > lo; q++) {
             uint64_t p0, p1;
-            piece(&g->p, box_of(g, q), lo, hi, &p0, &p1);
+            lattio_agg_piece(&g->p, box_of(g, q), lo, hi, &p0, &p1);
             sum += p1 - p0;
         }
         RETURN_IF(sum != hi - lo, LATTIO_ERR_LAYOUT); /* overlapping boxes */
@@ -317,8 +183,33 @@ static int check_windows(agg *g)
     return LATTIO_OK;
 }
 
-/* Collective.  Boxes of every rank, buffers; agreed status. */
-static int setup(agg *g)
+/* Local: buffers once the shared windows are known. */
+static int allocate(agg *g)
+{
+    int size = g->f->size, remote = 0;
+    for (int q = 0; q < size; q++) remote |= !is_peer(g, q);
+    uint64_t w = g->me >= 0 && remote ? lattio_agg_window_need(&g->p, g->me) : 0, sb = g->l->site_bytes;
+    g->packed_cap = g->identity ? 0 : packed_need(g);
+    g->scratch = w ? lattio_malloc((size_t)w) : NULL;
+    g->packed = g->packed_cap ? lattio_malloc((size_t)g->packed_cap) : NULL;
+    g->reqs = lattio_malloc(((size_t)size + (size_t)g->p.naggs) * sizeof *g->reqs);
+    g->notes = lattio_malloc((size_t)size * sizeof *g->notes);
+    g->inbox = lattio_malloc((size_t)size * sizeof *g->inbox);
+    g->ncuts = 2 * g->p.naggs + 2;
+    g->cuts = !g->identity ? lattio_calloc((size_t)g->ncuts, sizeof *g->cuts) : NULL;
+    unsigned char *cutbytes = g->cuts ? lattio_malloc((size_t)(g->ncuts + 1) * sb) : NULL;
+    for (int i = 0; cutbytes && i < g->ncuts; i++) g->cuts[i].bytes = cutbytes + (size_t)i * sb;
+    if (cutbytes) g->site = cutbytes + (size_t)g->ncuts * sb;
+    int rc = (w && !g->scratch) || (g->packed_cap && !g->packed) || !g->reqs || !g->notes || !g->inbox ||
+                     (!g->identity && (!g->cuts || !cutbytes))
+                 ? LATTIO_FAIL(LATTIO_ERR_NOMEM, "aggregate buffers")
+                 : LATTIO_OK;
+    if (g->cuts && !cutbytes) g->cuts[0].bytes = NULL;
+    return rc;
+}
+
+/* Collective.  Boxes of every rank, window buffers, buffers; agreed status. */
+static int setup(agg *g, uint64_t shared)
 {
     int nd = g->l->ndims, size = g->f->size;
     uint64_t mine[2 * LATTIO_MAX_DIMS];
@@ -330,34 +221,27 @@ static int setup(agg *g)
     RETURN_IF_ERROR(MPI_CHECK(MPI_Allgather(mine, 2 * nd, MPI_UINT64_T, g->boxes, 2 * nd, MPI_UINT64_T,
                                             g->f->comm), LATTIO_ERR_MPI));
     lattio_layout_packed_view(&g->other, g->l, g->l->site_bytes);
-    uint64_t w = window_need(g);
-    g->packed_cap = g->identity ? 0 : packed_need(g);
-    g->win = w ? lattio_malloc((size_t)w) : NULL;
-    g->scratch = w ? lattio_malloc((size_t)w) : NULL;
-    g->packed = g->packed_cap ? lattio_malloc((size_t)g->packed_cap) : NULL;
-    g->reqs = lattio_malloc(((size_t)size + (size_t)g->p.naggs) * sizeof *g->reqs);
-    g->ncuts = 2 * g->p.naggs + 2;
-    g->cuts = !g->identity ? lattio_calloc((size_t)g->ncuts, sizeof *g->cuts) : NULL;
-    unsigned char *cutbytes = g->cuts ? lattio_malloc((size_t)g->ncuts * g->l->site_bytes) : NULL;
-    for (int i = 0; cutbytes && i < g->ncuts; i++) g->cuts[i].bytes = cutbytes + (size_t)i * g->l->site_bytes;
-    rc = (w && (!g->win || !g->scratch)) || (g->packed_cap && !g->packed) || !g->reqs ||
-                 (!g->identity && (!g->cuts || !cutbytes))
-             ? LATTIO_FAIL(LATTIO_ERR_NOMEM, "aggregate buffers")
-             : check_windows(g);
-    if (g->cuts && !cutbytes) g->cuts[0].bytes = NULL;
+    rc = lattio_agg_shared_open(g->f, &g->p, shared, g->me, &g->sh);
+    if (rc == LATTIO_OK) rc = allocate(g);
+    if (rc == LATTIO_OK) rc = check_windows(g);
     return lattio_agree(g->f->comm, rc);
 }
 
 static void teardown(agg *g)
 {
+    if (g->nnotes) MPI_Waitall(g->nnotes, g->notes, MPI_STATUSES_IGNORE);
+    lattio_agg_shared_close(&g->sh);
     if (g->cuts) lattio_free(g->cuts[0].bytes);
     lattio_free(g->cuts);
+    lattio_free(g->inbox);
+    lattio_free(g->notes);
     lattio_free(g->reqs);
     lattio_free(g->packed);
     lattio_free(g->scratch);
-    lattio_free(g->win);
     lattio_free(g->boxes);
 }
+
+/* --- cut sites ----------------------------------------------------------- */
 
 /* The slot of site s in the cut table: the one holding it, else a free one
  * (got 0; *fresh = 1), else NULL (more cut sites open than the plan allows:
@@ -405,6 +289,8 @@ static int cut_take(agg *g, uint64_t s, uint64_t lo, uint64_t hi, unsigned char 
     return LATTIO_OK;
 }
 
+/* --- this rank's bytes: staged into / drained from a buffer -------------- */
+
 /* Writing: this rank's packed bytes [p0, p1) as whole sites into dst
  * (dst holds site p0 / sb first): the first and last site through the
  * table when p0 or p1 cuts them, the sites between staged straight. */
@@ -434,16 +320,65 @@ static int deliver(agg *g, uint64_t p0, uint64_t p1, const unsigned char *data)
     return LATTIO_OK;
 }
 
-/* This rank's side of round r: post a send (writing) or receive (reading)
- * of its piece for every aggregator.  *n counts requests. */
-static int post_mine(agg *g, uint64_t r, int *n)
+/* Writing, one file run of this rank's piece in a window it reaches in
+ * memory: packed bytes [a, b) staged straight to `at`. */
+static int fill_run(void *ctx, uint64_t a, uint64_t b, unsigned char *at)
+{
+    agg *g = ctx;
+    uint64_t sb = g->l->site_bytes, f0 = (a + sb - 1) / sb, f1 = b / sb;
+    if (g->identity) {
+        memcpy(at, g->s->direct + a, (size_t)(b - a));
+        return LATTIO_OK;
+    }
+    if (a % sb) { /* the tail of a site cut by the window's start (and maybe its end) */
+        uint64_t end = (a / sb + 1) * sb < b ? (a / sb + 1) * sb : b;
+        RETURN_IF_ERROR(cut_take(g, a / sb, a, end, g->site));
+        memcpy(at, g->site + a % sb, (size_t)(end - a));
+    }
+    if (f0 < f1) RETURN_IF_ERROR(lattio_stage_fill(g->s, 0, f0, f1 - f0, (size_t)sb, at + (f0 * sb - a)));
+    if (b % sb && (a % sb == 0 || f1 != a / sb)) { /* the head of a site cut by the window's end */
+        RETURN_IF_ERROR(cut_take(g, f1, f1 * sb, b, g->site));
+        memcpy(at + (f1 * sb - a), g->site, (size_t)(b - f1 * sb));
+    }
+    return LATTIO_OK;
+}
+
+/* Reading: packed bytes [a, b) of this rank from `at` straight to the stager. */
+static int drain_run(void *ctx, uint64_t a, uint64_t b, unsigned char *at)
+{
+    agg *g = ctx;
+    if (g->identity) {
+        memcpy(g->s->direct + a, at, (size_t)(b - a));
+        return LATTIO_OK;
+    }
+    return deliver(g, a, b, at);
+}
+
+/* Another rank's multi-run piece between scratch and the window. */
+typedef struct copy_ctx {
+    uint64_t p0;
+    unsigned char *data;
+    int to_window;
+} copy_ctx;
+
+static int copy_run(void *ctx, uint64_t a, uint64_t b, unsigned char *at)
+{
+    copy_ctx *c = ctx;
+    if (c->to_window) memcpy(at, c->data + (a - c->p0), (size_t)(b - a));
+    else memcpy(c->data + (a - c->p0), at, (size_t)(b - a));
+    return LATTIO_OK;
+}
+
+/* --- one round ----------------------------------------------------------- */
+
+/* This rank's side of round r with aggregators it does not reach in
+ * memory: post a send (writing) or receive (reading) of its piece. */
+static int post_remote(agg *g, uint64_t r, int *n)
 {
     uint64_t off = 0, sb = g->l->site_bytes;
     for (int a = 0; a < g->p.naggs; a++) {
         uint64_t lo, hi, p0, p1;
-        window(&g->p, a, r, &lo, &hi);
-        piece(&g->p, g->l, lo, hi, &p0, &p1);
-        if (p1 <= p0) continue;
+        if (local_buf(g, a, r) || !piece_of(g, g->f->rank, a, r, &lo, &hi, &p0, &p1)) continue;
         unsigned char *buf = g->identity ? g->s->direct + p0 : NULL;
         if (!g->identity) {
             buf = g->packed + off + p0 % sb;
@@ -452,7 +387,7 @@ static int post_mine(agg *g, uint64_t r, int *n)
             off += ((p1 + sb - 1) / sb - p0 / sb) * sb;
         }
         lattio_prof_phase(g->f, LATTIO_PHASE_EXCHANGE);
-        int dest = aggregator_rank(&g->p, a);
+        int dest = lattio_agg_rank(&g->p, a);
         int rc = g->writing ? MPI_Isend(buf, (int)(p1 - p0), MPI_BYTE, dest, AGG_TAG, g->f->comm, &g->reqs[(*n)++])
                             : MPI_Irecv(buf, (int)(p1 - p0), MPI_BYTE, dest, AGG_TAG, g->f->comm, &g->reqs[(*n)++]);
         RETURN_IF_ERROR(MPI_CHECK(rc, LATTIO_ERR_MPI));
@@ -460,39 +395,69 @@ static int post_mine(agg *g, uint64_t r, int *n)
     return LATTIO_OK;
 }
 
-/* Reading: unpack what post_mine received in round r. */
-static void unpack_mine(agg *g, uint64_t r)
+/* Reading: unpack what post_remote received in round r. */
+static void unpack_remote(agg *g, uint64_t r)
 {
     lattio_prof_phase(g->f, LATTIO_PHASE_PACK);
     uint64_t off = 0, sb = g->l->site_bytes;
     for (int a = 0; a < g->p.naggs && !g->identity; a++) {
         uint64_t lo, hi, p0, p1;
-        window(&g->p, a, r, &lo, &hi);
-        piece(&g->p, g->l, lo, hi, &p0, &p1);
-        if (p1 <= p0) continue;
+        if (local_buf(g, a, r) || !piece_of(g, g->f->rank, a, r, &lo, &hi, &p0, &p1)) continue;
         if (g->io_rc == LATTIO_OK) note(g, deliver(g, p0, p1, g->packed + off + p0 % sb));
         off += ((p1 + sb - 1) / sb - p0 / sb) * sb;
     }
 }
 
+/* This rank's side of round r with aggregators it reaches in memory:
+ * writing, wait until the buffer is free, place the piece, note it;
+ * reading, wait until the window was read, take the piece, note it when
+ * the buffer is needed again.  The aggregator itself needs no note. */
+static int place_local(agg *g, uint64_t r, int *n)
+{
+    for (int a = 0; a < g->p.naggs; a++) {
+        uint64_t lo, hi, p0, p1;
+        unsigned char *buf = local_buf(g, a, r);
+        if (!buf || !piece_of(g, g->f->rank, a, r, &lo, &hi, &p0, &p1)) continue;
+        const int other = a != g->me, q = lattio_agg_rank(&g->p, a);
+        if (other && (g->writing ? r >= 2 : 1)) RETURN_IF_ERROR(wait_note(g, q, AGG_TAG_FREE, r));
+        lattio_prof_phase(g->f, LATTIO_PHASE_PACK);
+        if (g->io_rc == LATTIO_OK)
+            note(g, lattio_agg_runs(&g->p, g->l, p0, p1, buf, lo, hi, g->writing ? fill_run : drain_run, g));
+        g->outbox[0] = r;
+        uint64_t l2, h2;
+        lattio_agg_window(&g->p, a, r + 2, &l2, &h2); /* reading: the buffer is read into again */
+        if (other && (g->writing || h2 > l2))
+            RETURN_IF_ERROR(send_note(g, q, AGG_TAG_DONE, &g->outbox[0], &g->reqs[(*n)++]));
+    }
+    return LATTIO_OK;
+}
+
 /* The aggregator's side of a round: a receive (writing) or a send
- * (reading, after the read) of every rank's piece of the window [lo, hi):
- * straight into/from its place when it is one file run, else through
- * scratch (gathered here when reading, placed by place_scratch when
- * writing). */
-static int post_window(agg *g, uint64_t lo, uint64_t hi, int *n)
+ * (reading, after the read) of the piece of every rank that does not
+ * reach the window in memory, straight into / from its place when it is
+ * one file run, else through scratch; writing, a receive of the note of
+ * every peer with a piece. */
+static int post_window(agg *g, uint64_t r, unsigned char *win, uint64_t lo, uint64_t hi, int *n)
 {
     uint64_t off = 0;
     for (int q = 0; q < g->f->size; q++) {
-        const lattio_layout *b = box_of(g, q);
         uint64_t p0, p1, at = 0;
-        piece(&g->p, b, lo, hi, &p0, &p1);
-        if (p1 <= p0) continue;
-        int one = single_run(&g->p, b, p0, p1, &at) && at >= lo && at + (p1 - p0) <= hi;
-        unsigned char *buf = one ? g->win + (at - lo) : g->scratch + off;
+        const lattio_layout *b = box_of(g, q);
+        lattio_agg_piece(&g->p, b, lo, hi, &p0, &p1);
+        if (p1 <= p0 || q == g->f->rank) continue;
+        lattio_prof_phase(g->f, LATTIO_PHASE_EXCHANGE);
+        if (is_peer(g, q)) {
+            if (g->writing)
+                RETURN_IF_ERROR(MPI_CHECK(MPI_Irecv(&g->inbox[q], 1, MPI_UINT64_T, q, AGG_TAG_DONE, g->f->comm,
+                                                    &g->reqs[(*n)++]), LATTIO_ERR_MPI));
+            continue;
+        }
+        int one = lattio_agg_single_run(&g->p, b, p0, p1, lo, hi, &at);
+        unsigned char *buf = one ? win + (at - lo) : g->scratch + off;
         if (!one) off += p1 - p0;
         lattio_prof_phase(g->f, LATTIO_PHASE_PACK);
-        if (!one && !g->writing) note(g, scatter(&g->p, b, p0, p1, g->win, lo, hi, buf, 0));
+        copy_ctx c = {p0, buf, 0};
+        if (!one && !g->writing) note(g, lattio_agg_runs(&g->p, b, p0, p1, win, lo, hi, copy_run, &c));
         lattio_prof_phase(g->f, LATTIO_PHASE_EXCHANGE);
         int rc = g->writing ? MPI_Irecv(buf, (int)(p1 - p0), MPI_BYTE, q, AGG_TAG, g->f->comm, &g->reqs[(*n)++])
                             : MPI_Isend(buf, (int)(p1 - p0), MPI_BYTE, q, AGG_TAG, g->f->comm, &g->reqs[(*n)++]);
@@ -501,17 +466,21 @@ static int post_window(agg *g, uint64_t lo, uint64_t hi, int *n)
     return LATTIO_OK;
 }
 
-/* Writing: after the receives, copy the scratch pieces into the window. */
-static int place_scratch(agg *g, uint64_t lo, uint64_t hi)
+/* Writing: after the receives, check the peers' notes and copy the
+ * scratch pieces into the window. */
+static int place_scratch(agg *g, uint64_t r, unsigned char *win, uint64_t lo, uint64_t hi)
 {
     lattio_prof_phase(g->f, LATTIO_PHASE_PACK);
     uint64_t off = 0;
     for (int q = 0; q < g->f->size; q++) {
-        const lattio_layout *b = box_of(g, q);
         uint64_t p0, p1, at = 0;
-        piece(&g->p, b, lo, hi, &p0, &p1);
-        if (p1 <= p0 || (single_run(&g->p, b, p0, p1, &at) && at >= lo && at + (p1 - p0) <= hi)) continue;
-        RETURN_IF_ERROR(scatter(&g->p, b, p0, p1, g->win, lo, hi, g->scratch + off, 1));
+        const lattio_layout *b = box_of(g, q);
+        lattio_agg_piece(&g->p, b, lo, hi, &p0, &p1);
+        if (p1 <= p0 || q == g->f->rank) continue;
+        RETURN_IF(is_peer(g, q) && g->inbox[q] != r, LATTIO_ERR_MPI); /* notes out of order: a bug */
+        if (is_peer(g, q) || lattio_agg_single_run(&g->p, b, p0, p1, lo, hi, &at)) continue;
+        copy_ctx c = {p0, g->scratch + off, 1};
+        RETURN_IF_ERROR(lattio_agg_runs(&g->p, b, p0, p1, win, lo, hi, copy_run, &c));
         off += p1 - p0;
     }
     return LATTIO_OK;
@@ -520,7 +489,9 @@ static int place_scratch(agg *g, uint64_t lo, uint64_t hi)
 static int wait_all(agg *g, int n)
 {
     lattio_prof_phase(g->f, LATTIO_PHASE_EXCHANGE);
-    return n ? MPI_CHECK(MPI_Waitall(n, g->reqs, MPI_STATUSES_IGNORE), LATTIO_ERR_MPI) : LATTIO_OK;
+    int rc = n ? MPI_CHECK(MPI_Waitall(n, g->reqs, MPI_STATUSES_IGNORE), LATTIO_ERR_MPI) : LATTIO_OK;
+    lattio_agg_shared_sync(&g->sh);
+    return rc;
 }
 
 /* Collective.  Round r of a write. */
@@ -528,15 +499,18 @@ static int write_round(agg *g, uint64_t r)
 {
     uint64_t lo = 0, hi = 0;
     int n = 0;
-    if (g->me >= 0) window(&g->p, g->me, r, &lo, &hi);
-    if (hi > lo) RETURN_IF_ERROR(post_window(g, lo, hi, &n)); /* receives first */
-    RETURN_IF_ERROR(post_mine(g, r, &n));
+    unsigned char *win = g->me >= 0 ? local_buf(g, g->me, r) : NULL;
+    if (g->me >= 0) lattio_agg_window(&g->p, g->me, r, &lo, &hi);
+    if (hi > lo) RETURN_IF_ERROR(post_window(g, r, win, lo, hi, &n)); /* receives first */
+    RETURN_IF_ERROR(post_remote(g, r, &n));
+    RETURN_IF_ERROR(place_local(g, r, &n));
     RETURN_IF_ERROR(wait_all(g, n));
-    if (hi <= lo || g->io_rc != LATTIO_OK) return LATTIO_OK;
-    note(g, place_scratch(g, lo, hi));
+    if (hi <= lo) return LATTIO_OK;
+    if (g->io_rc == LATTIO_OK) note(g, place_scratch(g, r, win, lo, hi));
     lattio_prof_phase(g->f, LATTIO_PHASE_IO);
-    if (g->io_rc == LATTIO_OK) note(g, lattio_write_at(g->f, lo, g->win, hi - lo));
-    return LATTIO_OK;
+    if (g->io_rc == LATTIO_OK) note(g, lattio_write_at(g->f, lo, win, hi - lo));
+    lattio_prof_phase(g->f, LATTIO_PHASE_EXCHANGE);
+    return notify_peers(g, r + 2, r + 2, AGG_TAG_FREE); /* this buffer is free for round r + 2 */
 }
 
 /* Collective.  Round r of a read. */
@@ -544,13 +518,20 @@ static int read_round(agg *g, uint64_t r)
 {
     uint64_t lo = 0, hi = 0;
     int n = 0;
-    RETURN_IF_ERROR(post_mine(g, r, &n)); /* receives first */
-    if (g->me >= 0) window(&g->p, g->me, r, &lo, &hi);
-    lattio_prof_phase(g->f, LATTIO_PHASE_IO);
-    if (hi > lo && g->io_rc == LATTIO_OK) note(g, lattio_read_at(g->f, lo, g->win, hi - lo));
-    if (hi > lo) RETURN_IF_ERROR(post_window(g, lo, hi, &n));
+    unsigned char *win = g->me >= 0 ? local_buf(g, g->me, r) : NULL;
+    RETURN_IF_ERROR(post_remote(g, r, &n)); /* receives first */
+    if (g->me >= 0) lattio_agg_window(&g->p, g->me, r, &lo, &hi);
+    if (hi > lo) {
+        RETURN_IF_ERROR(wait_peers(g, r)); /* this buffer's last window was taken */
+        lattio_prof_phase(g->f, LATTIO_PHASE_IO);
+        if (g->io_rc == LATTIO_OK) note(g, lattio_read_at(g->f, lo, win, hi - lo));
+        lattio_prof_phase(g->f, LATTIO_PHASE_EXCHANGE);
+        RETURN_IF_ERROR(notify_peers(g, r, r, AGG_TAG_FREE)); /* window r is ready */
+        RETURN_IF_ERROR(post_window(g, r, win, lo, hi, &n));
+    }
+    RETURN_IF_ERROR(place_local(g, r, &n));
     RETURN_IF_ERROR(wait_all(g, n));
-    unpack_mine(g, r);
+    unpack_remote(g, r);
     return LATTIO_OK;
 }
 
@@ -566,19 +547,20 @@ static int aggregate_move(lattio_move *m, int writing, uint64_t naggs)
     uint64_t bytes = lattio_layout_global_sites(l) * l->site_bytes;
     RETURN_IF(m->base > (uint64_t)LLONG_MAX - bytes, LATTIO_ERR_OVERFLOW); /* equal on every rank */
     lattio_prof_phase(f, LATTIO_PHASE_SETUP);
-    RETURN_IF_ERROR(choose_params(f, &par));
+    RETURN_IF_ERROR(lattio_agg_params(f, &par));
     if (naggs) par.nodes = naggs; /* equal on every rank */
     if (!par.nodes) par.nodes = m->naggs;
-    make_plan(&par, m->base, bytes, f->size, &g.p);
+    lattio_agg_plan(&par, m->base, bytes, f->size, &g.p);
     for (int a = 0; a < g.p.naggs; a++)
-        if (aggregator_rank(&g.p, a) == f->rank) g.me = a;
+        if (lattio_agg_rank(&g.p, a) == f->rank) g.me = a;
     g.identity = m->s->direct != NULL;
     if (f->rank == 0)
-        LATTIO_TRACE("aggregate %s: block %llu, %d aggregators, window %llu, %llu rounds",
+        LATTIO_TRACE("aggregate %s: block %llu, %d aggregators, window %llu, %llu rounds, shared %llu",
                      writing ? "write" : "read", (unsigned long long)g.p.block, g.p.naggs,
-                     (unsigned long long)g.p.window, (unsigned long long)g.p.rounds);
+                     (unsigned long long)g.p.window, (unsigned long long)g.p.rounds,
+                     (unsigned long long)par.shared);
     m->rounds = g.p.rounds;
-    int rc = setup(&g);
+    int rc = setup(&g, par.shared);
     for (uint64_t r = 0; rc == LATTIO_OK && r < g.p.rounds; r++)
         rc = writing ? write_round(&g, r) : read_round(&g, r);
     for (int i = 0; rc == LATTIO_OK && g.io_rc == LATTIO_OK && !writing && g.cuts && i < g.ncuts; i++)

@@ -11,7 +11,9 @@
  * blocks and buffers through the environment (many domains and rounds,
  * windows cutting sites, window smaller than a block, two aggregators); the
  * same through MPI_Info hints; and layouts without halos in file order, so
- * packing is the identity and pieces move straight from the caller's buffer. */
+ * packing is the identity and pieces move straight from the caller's buffer.
+ * Each pass three times: ranks sharing the aggregators' windows in memory,
+ * ranks sending messages, and both in one call (LATTIO_AGG_SHARED). */
 #include "io/io_internal.h"
 #include "bytecases.h"
 
@@ -146,10 +148,18 @@ int main(int argc, char **argv)
     mpitest_init(&argc, &argv);
     const int ncases = (int)(sizeof bc_mixed / sizeof bc_mixed[0]);
     const int npasses = (int)(sizeof passes / sizeof passes[0]);
-    for (int pi = 0; pi < npasses; pi++) {
-        set_pass(pi);
-        /* the large case only with buffers that keep the rounds few */
-        for (int ci = 0; ci < ncases - (pi == 1 || pi == 2); ci++) run_case(pi, ci);
+    /* pieces placed in windows shared in memory by the ranks of the node
+     * (the default), sent as messages by every rank ("0"), and both at
+     * once: groups of 2 ranks share, the others send ("2") */
+    static const char *const sharing[] = {NULL, "0", "2"};
+    for (int sh = 0; sh < 3; sh++) {
+        if (sharing[sh]) setenv("LATTIO_AGG_SHARED", sharing[sh], 1);
+        else unsetenv("LATTIO_AGG_SHARED");
+        for (int pi = 0; pi < npasses; pi++) {
+            set_pass(pi);
+            /* the large case only with buffers that keep the rounds few */
+            for (int ci = 0; ci < ncases - (pi == 1 || pi == 2); ci++) run_case(pi, ci);
+        }
     }
     CHECK_INT(lattio_alloc_outstanding(), 0);
     return mpitest_finish();
