@@ -2,6 +2,10 @@
  * 13), every figure a ratio to baselines measured in the same run:
  *   posix    rank 0 alone writes / reads the field's file bytes
  *            contiguously with write() / read() (+ fsync when durable);
+ *   mpi      the same with MPI_File_write_at / read_at (the system calls
+ *            of lattio's writes: on this VM a process's pwrite64 through
+ *            MPI-IO copied into the page cache 1.3-1.6x slower than
+ *            write() of the same bytes, bench/write_paths.c);
  *   kernel   each rank converts its sites to big-endian and checksums them
  *            (SciDAC, global ranks) in memory, no I/O (reads: checksum and
  *            convert back): the compute part of the floor;
@@ -13,7 +17,8 @@
  *            MPI_File_write_at_all / read_at_all (+ MPI_File_sync).
  * The floor of a field write is max(plain, kernel) with a free core per rank
  * (a helper thread overlaps them) and plain + kernel on one core per rank.
- * Cases alternate within each repetition so machine noise hits all; the
+ * Cases alternate within each repetition so machine noise hits all, and
+ * every write starts from the same page-cache history (fresh); the
  * medians are compared.  Also printed: the field calls' phase profile
  * (last repetition, mean over ranks) and the peak extra memory of a field
  * write on any rank (VmHWM after the call minus VmRSS before, the peak
@@ -32,10 +37,12 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { POSIX_W, PLAIN_W, FIELD_W, LEMON_W, POSIX_R, PLAIN_R, FIELD_R, LEMON_R, NC };
+enum { POSIX_W, PLAIN_W, FIELD_W, LEMON_W, POSIX_R, PLAIN_R, FIELD_R, LEMON_R, MPI_W, MPI_R, NC };
 static const char *names[NC] = {"posix write", "plain write", "field write", "lemon write",
-                                "posix read", "plain read", "field read", "lemon read"};
+                                "posix read", "plain read", "field read", "lemon read",
+                                "mpi write",  "mpi read"};
 static int rank_, size_;
+static uint64_t c_bytes; /* the file's bytes, for fresh() */
 
 static void die(int rc, const char *what)
 {
@@ -145,11 +152,26 @@ static double tmax(double t)
     return t;
 }
 
+/* Before every write: the file removed, everything synced, a pause and a
+ * touch-and-free of as much memory as this rank's share of the file, so
+ * every write case meets the same page-cache history (on this VM it sets a
+ * write's speed 2.5-6x: bench/page_reuse.c, bench/write_paths.c).
+ * FLOOR_PAUSE seconds (default 2; 0: no pause and no touch). */
 static void fresh(const char *path)
 {
+    const char *e = getenv("FLOOR_PAUSE");
+    const unsigned pause = e ? (unsigned)strtoul(e, NULL, 10) : 2;
     if (rank_ == 0) {
         unlink(path);
         sync();
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (pause) {
+        sleep(pause);
+        const size_t n = (size_t)(c_bytes / (uint64_t)size_) + ((size_t)32 << 20);
+        unsigned char *p = malloc(n);
+        if (p) memset(p, 1, n);
+        free(p);
     }
     MPI_Barrier(MPI_COMM_WORLD);
 }
@@ -169,6 +191,31 @@ static double posix_io(ctx *c, int writing)
         }
         if (fd < 0 || (writing && c->durable && fsync(fd) != 0)) die(LATTIO_ERR_WRITE, "posix");
         close(fd);
+    }
+    return tmax(MPI_Wtime() - t0);
+}
+
+/* Rank 0 alone moves the file bytes contiguously with MPI_File_write_at /
+ * read_at on MPI_COMM_SELF, 512 MiB per call (+ MPI_File_sync when
+ * durable): one process's contiguous I/O through the same MPI-IO library
+ * and system calls as lattio's own writes. */
+static double mpi_io(ctx *c, int writing)
+{
+    if (writing) fresh("mpi.bin");
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    if (rank_ == 0) {
+        MPI_File fh;
+        int rc = MPI_File_open(MPI_COMM_SELF, "mpi.bin", writing ? MPI_MODE_CREATE | MPI_MODE_WRONLY : MPI_MODE_RDONLY,
+                               MPI_INFO_NULL, &fh);
+        const uint64_t chunk = (uint64_t)512 << 20;
+        for (uint64_t off = 0; rc == MPI_SUCCESS && off < c->gbytes; off += chunk) {
+            const int k = (int)(c->gbytes - off < chunk ? c->gbytes - off : chunk);
+            rc = writing ? MPI_File_write_at(fh, (MPI_Offset)off, c->image + off, k, MPI_BYTE, MPI_STATUS_IGNORE)
+                         : MPI_File_read_at(fh, (MPI_Offset)off, c->image + off, k, MPI_BYTE, MPI_STATUS_IGNORE);
+        }
+        if (rc == MPI_SUCCESS && writing && c->durable) rc = MPI_File_sync(fh);
+        if (rc != MPI_SUCCESS || MPI_File_close(&fh) != MPI_SUCCESS) die(LATTIO_ERR_WRITE, "mpi");
     }
     return tmax(MPI_Wtime() - t0);
 }
@@ -316,6 +363,7 @@ int main(int argc, char **argv)
     if (reps < 1 || reps > 50) reps = 3;
     layout(&c, L, T, decomp);
     fill(&c);
+    c_bytes = c.gbytes;
     double t[NC][50], kw[50], kr[50];
     for (int r = -1; r < reps; r++) { /* r = -1: warm-up */
         double v[NC];
@@ -327,6 +375,8 @@ int main(int argc, char **argv)
         v[FIELD_R] = lattio_io(&c, 1, 0);
         v[PLAIN_R] = lattio_io(&c, 0, 0);
         v[LEMON_R] = lemon_io(&c, 0);
+        v[MPI_W] = mpi_io(&c, 1);
+        v[MPI_R] = mpi_io(&c, 0);
         const double a = kernel(&c, 1), b = kernel(&c, 0);
         if (r < 0) continue;
         for (int k = 0; k < NC; k++) t[k][r] = v[k];
@@ -350,6 +400,8 @@ int main(int argc, char **argv)
         printf("  SPEED posix/field write %.2f, posix/plain write %.2f, posix/field read %.2f, "
                "posix/plain read %.2f\n",
                m[POSIX_W] / m[FIELD_W], m[POSIX_W] / m[PLAIN_W], m[POSIX_R] / m[FIELD_R], m[POSIX_R] / m[PLAIN_R]);
+        printf("  SPEED mpi/field write %.2f, mpi/plain write %.2f, mpi/field read %.2f, mpi/plain read %.2f\n",
+               m[MPI_W] / m[FIELD_W], m[MPI_W] / m[PLAIN_W], m[MPI_R] / m[FIELD_R], m[MPI_R] / m[PLAIN_R]);
         printf("  SPEED lemon/field write %.2f, lemon/plain write %.2f, lemon/field read %.2f, "
                "lemon/plain read %.2f\n",
                m[LEMON_W] / m[FIELD_W], m[LEMON_W] / m[PLAIN_W], m[LEMON_R] / m[FIELD_R], m[LEMON_R] / m[PLAIN_R]);
