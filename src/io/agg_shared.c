@@ -23,29 +23,29 @@ static int make_group(lattio_file *f, uint64_t group, MPI_Comm *out)
     return rc;
 }
 
-/* Local.  peer[q] for every rank q of f: in sh->group (or q is this rank). */
-static int find_peers(lattio_file *f, agg_shared *sh)
+/* Local.  grank[q] for every rank q of f: its rank in sh->group, else
+ * MPI_UNDEFINED (this rank: 0 when it has no group). */
+static int find_ranks(lattio_file *f, agg_shared *sh)
 {
     int n = f->size, rc = LATTIO_OK;
-    sh->peer = lattio_calloc((size_t)n, 1);
-    RETURN_IF(!sh->peer, LATTIO_ERR_NOMEM);
-    sh->peer[f->rank] = 1;
-    if (sh->group == MPI_COMM_NULL) return LATTIO_OK;
-    int *ranks = lattio_malloc((size_t)n * 2 * sizeof(int));
-    RETURN_IF(!ranks, LATTIO_ERR_NOMEM);
-    MPI_Group all, mine;
-    for (int q = 0; q < n; q++) ranks[q] = q;
-    rc = MPI_CHECK(MPI_Comm_group(f->comm, &all), LATTIO_ERR_MPI);
-    if (rc == LATTIO_OK) {
-        rc = MPI_CHECK(MPI_Comm_group(sh->group, &mine), LATTIO_ERR_MPI);
+    sh->grank = lattio_malloc((size_t)n * sizeof *sh->grank);
+    int *all_ranks = lattio_malloc((size_t)n * sizeof(int));
+    if (!sh->grank || !all_ranks) rc = LATTIO_FAIL(LATTIO_ERR_NOMEM, "ranks");
+    for (int q = 0; rc == LATTIO_OK && q < n; q++) sh->grank[q] = q == f->rank ? 0 : MPI_UNDEFINED;
+    if (rc == LATTIO_OK && sh->group != MPI_COMM_NULL) {
+        MPI_Group all, mine;
+        for (int q = 0; q < n; q++) all_ranks[q] = q;
+        rc = MPI_CHECK(MPI_Comm_group(f->comm, &all), LATTIO_ERR_MPI);
         if (rc == LATTIO_OK) {
-            rc = MPI_CHECK(MPI_Group_translate_ranks(all, n, ranks, mine, ranks + n), LATTIO_ERR_MPI);
-            MPI_Group_free(&mine);
+            rc = MPI_CHECK(MPI_Comm_group(sh->group, &mine), LATTIO_ERR_MPI);
+            if (rc == LATTIO_OK) {
+                rc = MPI_CHECK(MPI_Group_translate_ranks(all, n, all_ranks, mine, sh->grank), LATTIO_ERR_MPI);
+                MPI_Group_free(&mine);
+            }
+            MPI_Group_free(&all);
         }
-        MPI_Group_free(&all);
     }
-    for (int q = 0; rc == LATTIO_OK && q < n; q++) sh->peer[q] = ranks[n + q] != MPI_UNDEFINED;
-    lattio_free(ranks);
+    lattio_free(all_ranks);
     return rc;
 }
 
@@ -64,35 +64,24 @@ static int allocate(const agg_plan *p, int me, agg_shared *sh)
 }
 
 /* Local.  Where every aggregator's buffers are, when this rank reaches them. */
-static int locate(lattio_file *f, const agg_plan *p, int me, agg_shared *sh)
+static int locate(const agg_plan *p, int me, agg_shared *sh)
 {
     sh->at = lattio_calloc((size_t)p->naggs, sizeof *sh->at);
     sh->half = lattio_calloc((size_t)p->naggs, sizeof *sh->half);
     RETURN_IF(!sh->at || !sh->half, LATTIO_ERR_NOMEM);
-    MPI_Group all = MPI_GROUP_NULL, mine = MPI_GROUP_NULL;
-    if (sh->win != MPI_WIN_NULL) {
-        RETURN_IF_ERROR(MPI_CHECK(MPI_Comm_group(f->comm, &all), LATTIO_ERR_MPI));
-        int rc = MPI_CHECK(MPI_Comm_group(sh->group, &mine), LATTIO_ERR_MPI);
-        if (rc != LATTIO_OK) MPI_Group_free(&all);
-        RETURN_IF_ERROR(rc);
-    }
-    int rc = LATTIO_OK;
-    for (int a = 0; a < p->naggs && rc == LATTIO_OK; a++) {
-        int q = lattio_agg_rank(p, a), g = MPI_UNDEFINED;
+    for (int a = 0; a < p->naggs; a++) {
+        int g = sh->grank[lattio_agg_rank(p, a)];
         sh->half[a] = lattio_agg_window_need(p, a);
         if (a == me && sh->win == MPI_WIN_NULL) sh->at[a] = sh->own;
-        if (!sh->peer[q] || sh->win == MPI_WIN_NULL) continue;
+        if (g == MPI_UNDEFINED || sh->win == MPI_WIN_NULL) continue;
         MPI_Aint size = 0;
         int unit = 0;
         void *ptr = NULL;
-        rc = MPI_CHECK(MPI_Group_translate_ranks(all, 1, &q, mine, &g), LATTIO_ERR_MPI);
-        if (rc == LATTIO_OK) rc = MPI_CHECK(MPI_Win_shared_query(sh->win, g, &size, &unit, &ptr), LATTIO_ERR_MPI);
-        if (rc == LATTIO_OK && (uint64_t)size < 2 * sh->half[a]) rc = LATTIO_FAIL(LATTIO_ERR_MPI, "shared window size");
+        RETURN_IF_ERROR(MPI_CHECK(MPI_Win_shared_query(sh->win, g, &size, &unit, &ptr), LATTIO_ERR_MPI));
+        RETURN_IF((uint64_t)size < 2 * sh->half[a], LATTIO_ERR_MPI); /* shared window too small */
         sh->at[a] = ptr;
     }
-    if (all != MPI_GROUP_NULL) MPI_Group_free(&all);
-    if (mine != MPI_GROUP_NULL) MPI_Group_free(&mine);
-    return rc;
+    return LATTIO_OK;
 }
 
 int lattio_agg_shared_open(lattio_file *f, const agg_plan *p, uint64_t group, int me, agg_shared *sh)
@@ -112,8 +101,8 @@ int lattio_agg_shared_open(lattio_file *f, const agg_plan *p, uint64_t group, in
     }
     /* groups may differ in size (some ranks alone): every rank agrees here */
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
-    RETURN_IF_ERROR(find_peers(f, sh));
-    return locate(f, p, me, sh);
+    RETURN_IF_ERROR(find_ranks(f, sh));
+    return locate(p, me, sh);
 }
 
 void lattio_agg_shared_close(agg_shared *sh)
@@ -126,7 +115,7 @@ void lattio_agg_shared_close(agg_shared *sh)
     lattio_free(sh->own);
     lattio_free(sh->at);
     lattio_free(sh->half);
-    lattio_free(sh->peer);
+    lattio_free(sh->grank);
     *sh = (agg_shared){.group = MPI_COMM_NULL, .win = MPI_WIN_NULL, .nbuf = 1};
 }
 

@@ -18,7 +18,8 @@ typedef struct agg_shared {
     unsigned char *own;   /* a private buffer when not shared */
     unsigned char **at;   /* per aggregator: its buffers when this rank reaches them, else NULL */
     uint64_t *half;       /* per aggregator: bytes per buffer */
-    unsigned char *peer;  /* per rank of f: 1 when in this rank's group (this rank too) */
+    int *grank;           /* per rank of f: its rank in the group, MPI_UNDEFINED if outside
+                             (this rank: 0 when it has no group) */
 } agg_shared;
 
 /* Collective.  Buffers for aggregator `me` (-1: none) of plan p; groups of

@@ -99,7 +99,7 @@ static unsigned char *local_buf(agg *g, int a, uint64_t r) { return lattio_agg_s
 
 /* Rank q places its pieces of this rank's windows itself (q shares memory
  * with this rank, or is this rank). */
-static int is_peer(const agg *g, int q) { return g->sh.peer[q]; }
+static int is_peer(const agg *g, int q) { return g->sh.grank[q] != MPI_UNDEFINED; }
 
 /* --- notes between an aggregator and its peers --------------------------- */
 
