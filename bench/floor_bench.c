@@ -1,11 +1,12 @@
 /* floor_bench.c -- the field pipeline against its physical floor (issue
  * 13), every figure a ratio to baselines measured in the same run:
  *   posix    rank 0 alone writes / reads the field's file bytes
- *            contiguously with write() / read() (+ fsync when durable);
- *   mpi      the same with MPI_File_write_at / read_at (the system calls
- *            of lattio's writes: on this VM a process's pwrite64 through
- *            MPI-IO copied into the page cache 1.3-1.6x slower than
- *            write() of the same bytes, bench/write_paths.c);
+ *            contiguously with write() / read() (+ fsync when durable),
+ *            writes in calls of FLOOR_CALL bytes (default 256 KiB: the
+ *            fastest call size on the development VM, where calls of
+ *            512 KiB and more, or 1 MiB aligned, copied into the page cache
+ *            2-4x more slowly: bench/write_calls.c), reads 64 MiB;
+ *   mpi      the same with MPI_File_write_at / read_at, the same calls;
  *   kernel   each rank converts its sites to big-endian and checksums them
  *            (SciDAC, global ranks) in memory, no I/O (reads: checksum and
  *            convert back): the compute part of the floor;
@@ -176,6 +177,14 @@ static void fresh(const char *path)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* Bytes per baseline write call (FLOOR_CALL, default 256 KiB). */
+static size_t call_bytes(void)
+{
+    const char *e = getenv("FLOOR_CALL");
+    const unsigned long long v = e && *e ? strtoull(e, NULL, 10) : 0;
+    return v >= 4096 && v <= (1ull << 30) ? (size_t)v : ((size_t)256 << 10);
+}
+
 static double posix_io(ctx *c, int writing)
 {
     if (writing) fresh("posix.bin");
@@ -184,7 +193,8 @@ static double posix_io(ctx *c, int writing)
     if (rank_ == 0) {
         int fd = writing ? open("posix.bin", O_WRONLY | O_CREAT | O_TRUNC, 0644) : open("posix.bin", O_RDONLY);
         for (uint64_t off = 0; fd >= 0 && off < c->gbytes;) {
-            const size_t n = c->gbytes - off < (64u << 20) ? (size_t)(c->gbytes - off) : (64u << 20);
+            const size_t call = writing ? call_bytes() : ((size_t)64 << 20);
+            const size_t n = c->gbytes - off < call ? (size_t)(c->gbytes - off) : call;
             const ssize_t k = writing ? write(fd, c->image + off, n) : read(fd, c->image + off, n);
             if (k <= 0) die(LATTIO_ERR_WRITE, "posix");
             off += (uint64_t)k;
@@ -196,9 +206,9 @@ static double posix_io(ctx *c, int writing)
 }
 
 /* Rank 0 alone moves the file bytes contiguously with MPI_File_write_at /
- * read_at on MPI_COMM_SELF, 512 MiB per call (+ MPI_File_sync when
+ * read_at on MPI_COMM_SELF, in the posix case's calls (+ MPI_File_sync when
  * durable): one process's contiguous I/O through the same MPI-IO library
- * and system calls as lattio's own writes. */
+ * as lattio's own writes. */
 static double mpi_io(ctx *c, int writing)
 {
     if (writing) fresh("mpi.bin");
@@ -208,7 +218,7 @@ static double mpi_io(ctx *c, int writing)
         MPI_File fh;
         int rc = MPI_File_open(MPI_COMM_SELF, "mpi.bin", writing ? MPI_MODE_CREATE | MPI_MODE_WRONLY : MPI_MODE_RDONLY,
                                MPI_INFO_NULL, &fh);
-        const uint64_t chunk = (uint64_t)512 << 20;
+        const uint64_t chunk = writing ? (uint64_t)call_bytes() : ((uint64_t)64 << 20);
         for (uint64_t off = 0; rc == MPI_SUCCESS && off < c->gbytes; off += chunk) {
             const int k = (int)(c->gbytes - off < chunk ? c->gbytes - off : chunk);
             rc = writing ? MPI_File_write_at(fh, (MPI_Offset)off, c->image + off, k, MPI_BYTE, MPI_STATUS_IGNORE)

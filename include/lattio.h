@@ -1392,14 +1392,17 @@ typedef struct lattio_field_desc {
     const char *file_xml, *record_xml; /* user XML written verbatim; NULL: a short default */
     const char *date;     /* private record date; NULL: now (UTC) */
     uint64_t staging_bytes; /* bound of each of the two conversion buffers per rank; 0: the environment's
-                               LATTIO_STAGING_BYTES, else 32 MiB (at least one site) */
+                               LATTIO_STAGING_BYTES, else the strategy's own: 2 MiB slabs
+                               (LATTIO_FIELD_STAGING_DEFAULT: the converted bytes are still in
+                               the cache when written) for the independent strategy, 16 MiB
+                               rounds for the collective one (at least one site) */
     int verify;           /* writing: re-read the binary record and compare its checksum */
     int verify_retries;   /* writing: rewrites allowed after a failed verification */
     int skip_checksum;    /* reading: do not compare with the stored checksum */
     int require_checksum; /* reading: a missing scidac-checksum is ERR_NO_CHECKSUM */
 } lattio_field_desc;
 
-#define LATTIO_FIELD_STAGING_DEFAULT (UINT64_C(32) << 20)
+#define LATTIO_FIELD_STAGING_DEFAULT (UINT64_C(2) << 20)
 
 /* Local.  A gauge field (kind ILDG_GAUGE, 72 elements, datacount 4, 3
  * colours) when kind is ILDG_GAUGE or SU3_GAUGE, else a generic field of

@@ -66,7 +66,8 @@ static int is_native(int fmt)
     return fmt == LATTIO_REAL_F32_NATIVE || fmt == LATTIO_REAL_F64_NATIVE;
 }
 
-/* Staging bound: the descriptor's, the environment's, or the default. */
+/* Staging bound: the descriptor's, the environment's, or 0 (the
+ * strategy's default: src/io/independent.c, collective.c). */
 uint64_t lattio_field_staging_bound(const lattio_field_desc *d)
 {
     if (d->staging_bytes) return d->staging_bytes;
@@ -77,7 +78,7 @@ uint64_t lattio_field_staging_bound(const lattio_field_desc *d)
         if (*end == '\0' && v > 0) return (uint64_t)v;
         LATTIO_TRACE("LATTIO_STAGING_BYTES=%s ignored", e);
     }
-    return LATTIO_FIELD_STAGING_DEFAULT;
+    return 0;
 }
 
 /* The layout's sites are the descriptor's elements in memory format. */
@@ -108,11 +109,12 @@ int lattio_field_pipe_init(lattio_field_pipe *p, lattio_file *f, const lattio_fi
     /* the bound counts the larger of a memory and a disk site, as each
      * staging buffer holds one and the block the other */
     const size_t big = p->st.disk_site > l->site_bytes ? p->st.disk_site : l->site_bytes;
-    const uint64_t sites = lattio_field_staging_bound(d) / big;
+    const uint64_t bound = lattio_field_staging_bound(d);
+    const uint64_t sites = bound ? (bound / big ? bound / big : 1) : 0;
     p->s.fill = lattio_field_stage_fill;
     p->s.drain = lattio_field_stage_drain;
     p->s.ctx = &p->st;
-    p->s.staging_sites = sites ? sites : 1;
+    p->s.staging_sites = sites;
     p->s.block_sites = p->st.block_sites;
     p->s.lanes = 2;
     return LATTIO_OK;

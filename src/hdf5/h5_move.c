@@ -70,12 +70,17 @@ static int select_chunk(hid_t fs, const lattio_slab_plan *pl, const lattio_layou
     return H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ? -1 : 0;
 }
 
+/* Bytes per rank and collective H5Dwrite / H5Dread round when the field
+ * descriptor sets no staging bound (as the collective strategy's rounds). */
+#define H5_ROUND_BYTES ((uint64_t)16 << 20)
+
 /* Collective: every rank's slabs of p->fl through H5Dwrite / H5Dread. */
 static int hdf5_rounds(lattio_h5_move *m, lattio_field_pipe *p, int writing)
 {
     MPI_Comm comm = lattio_xfer_comm(m->f);
     lattio_slab_plan pl;
-    lattio_slab_plan_make(&pl, &p->fl, p->s.staging_sites);
+    const uint64_t dflt = H5_ROUND_BYTES / p->st.disk_site;
+    lattio_slab_plan_make(&pl, &p->fl, p->s.staging_sites ? p->s.staging_sites : dflt ? dflt : 1);
     uint64_t rounds = 0;
     RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Allreduce(&pl.nchunks, &rounds, 1, MPI_UINT64_T, MPI_MAX, comm), "rounds"));
     const size_t site = p->st.disk_site;

@@ -115,15 +115,20 @@ static int wrap_write_at_all(MPI_File fh, MPI_Offset o, void *b, int n, MPI_Data
     return MPI_File_write_at_all(fh, o, b, n, t, s);
 }
 
-/* Move count bytes in agreed pieces; every rank makes npieces calls. */
+/* Move count bytes in agreed pieces; every rank makes npieces calls.
+ * Independent writes go in pieces of f->write_piece: one call per
+ * file-system unit (on the development VM, single write calls of 2 MiB and
+ * more copied into the page cache 2-4x more slowly than 1 MiB calls:
+ * bench/results/floor-2026-11-24d.md); durable ones start the writeback of
+ * what they wrote every WB_PIECE bytes. */
 static int transfer(lattio_file *f, xfer_fn fn, uint64_t off, unsigned char *buf, uint64_t count,
                     int collective, int err)
 {
-    uint64_t n = 0, done = 0;
+    uint64_t n = 0, done = 0, flushed = 0;
     int status = LATTIO_OK;
     RETURN_IF(off > (uint64_t)LLONG_MAX - count, LATTIO_ERR_OVERFLOW);
     const int wb = fn == wrap_write_at && f->wb_fd >= 0;
-    const uint64_t piece = wb ? WB_PIECE : PIECE;
+    const uint64_t piece = fn == wrap_write_at && f->write_piece && f->write_piece < PIECE ? f->write_piece : PIECE;
     RETURN_IF_ERROR(pieces(f, count, piece, collective, &n));
     for (uint64_t i = 0; i < n; i++) {
         uint64_t k = count - done < piece ? count - done : piece;
@@ -136,8 +141,12 @@ static int transfer(lattio_file *f, xfer_fn fn, uint64_t off, unsigned char *buf
             (uint64_t)got != k && status == LATTIO_OK)
             status = err == LATTIO_ERR_READ ? lattio_short_read(f, off + done + k)
                                             : lattio_short_write(f, k - (uint64_t)got);
-        if (wb && status == LATTIO_OK) lattio_writeback_start(f, off + done, k);
         done += k;
+        if (wb && status == LATTIO_OK && (done - flushed >= WB_PIECE || done == count)) {
+            lattio_writeback_start(f, off + flushed, done - flushed);
+            flushed = done;
+        }
+        if (status != LATTIO_OK && !collective) break;
     }
     return status;
 }

@@ -10,7 +10,6 @@
 
 #include <string.h>
 
-#define LATTICE_STAGING ((uint64_t)16 << 20)
 
 typedef struct layout_stage {
     const lattio_layout *l;
@@ -43,7 +42,6 @@ static void layout_stager(lattio_stager *s, layout_stage *x, const lattio_layout
     s->lanes = 1;
     const int valid = l && lattio_layout_check(l) == LATTIO_OK;
     if (valid && local && lattio_layout_is_packed(l)) s->direct = local;
-    if (valid) s->staging_sites = LATTICE_STAGING / l->site_bytes ? LATTICE_STAGING / l->site_bytes : 1;
     if (!local && valid && lattio_layout_local_sites(l) > 0) s->fill = NULL, s->drain = NULL;
 }
 
