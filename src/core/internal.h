@@ -85,6 +85,10 @@ char *lattio_strdup(const char *s);
 /* Outstanding allocations made through the wrapper (for leak tests). */
 long lattio_alloc_outstanding(void);
 
+/* A decimal number of bytes (digits only, as in environment variables and
+ * MPI_Info hints), or 0 when s is NULL, empty or not one. */
+uint64_t lattio_parse_size(const char *s);
+
 /* fsync the directory holding `path` (after a rename).  ERR_SYNC_DIR. */
 int lattio_sync_directory(const char *path);
 /* pwrite all n bytes of buf at off (retrying short writes and EINTR).

@@ -72,13 +72,9 @@ uint64_t lattio_field_staging_bound(const lattio_field_desc *d)
 {
     if (d->staging_bytes) return d->staging_bytes;
     const char *e = getenv("LATTIO_STAGING_BYTES");
-    if (e && *e) {
-        char *end;
-        const unsigned long long v = strtoull(e, &end, 10);
-        if (*end == '\0' && v > 0) return (uint64_t)v;
-        LATTIO_TRACE("LATTIO_STAGING_BYTES=%s ignored", e);
-    }
-    return 0;
+    const uint64_t v = lattio_parse_size(e);
+    if (!v && e && *e) LATTIO_TRACE("LATTIO_STAGING_BYTES=%s ignored", e);
+    return v;
 }
 
 /* The layout's sites are the descriptor's elements in memory format. */

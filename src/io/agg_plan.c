@@ -28,24 +28,15 @@
 
 /* --- parameters: block, aggregators, buffer, sharing (rank 0 decides) ---- */
 
-/* A positive decimal number, or 0 when s is absent or not one. */
-static uint64_t parse_size(const char *s)
-{
-    if (!s || *s < '0' || *s > '9') return 0;
-    char *end = NULL;
-    unsigned long long v = strtoull(s, &end, 10);
-    return end && *end == '\0' && v != ULLONG_MAX ? (uint64_t)v : 0;
-}
-
 /* The value of hint `key`: environment variable `env`, else f's info. */
 static uint64_t hint(const lattio_file *f, const char *key, const char *env)
 {
-    uint64_t v = parse_size(getenv(env));
+    uint64_t v = lattio_parse_size(getenv(env));
     if (v || f->info == MPI_INFO_NULL) return v;
     char val[64] = "";
     int flag = 0;
     if (MPI_Info_get(f->info, key, (int)sizeof val - 1, val, &flag) != MPI_SUCCESS || !flag) return 0;
-    return parse_size(val);
+    return lattio_parse_size(val);
 }
 
 /* LATTIO_AGG_SHARED: unset, the ranks of a node share the aggregators'
@@ -56,7 +47,7 @@ static uint64_t shared_group(void)
     const char *e = getenv("LATTIO_AGG_SHARED");
     if (!e || !*e) return UINT64_MAX;
     if (strcmp(e, "0") == 0) return 0;
-    uint64_t k = parse_size(e);
+    uint64_t k = lattio_parse_size(e);
     return k ? k : UINT64_MAX;
 }
 

@@ -116,11 +116,9 @@ static int wrap_write_at_all(MPI_File fh, MPI_Offset o, void *b, int n, MPI_Data
 }
 
 /* Move count bytes in agreed pieces; every rank makes npieces calls.
- * Independent writes go in pieces of f->write_piece: one call per
- * file-system unit (on the development VM, single write calls of 2 MiB and
- * more copied into the page cache 2-4x more slowly than 1 MiB calls:
- * bench/results/floor-2026-11-24d.md); durable ones start the writeback of
- * what they wrote every WB_PIECE bytes. */
+ * Independent writes go in pieces of f->write_piece (file.c: one call per
+ * file-system unit, 256 KiB on page-cache file systems); durable ones start
+ * the writeback of what they wrote every WB_PIECE bytes. */
 static int transfer(lattio_file *f, xfer_fn fn, uint64_t off, unsigned char *buf, uint64_t count,
                     int collective, int err)
 {

@@ -75,15 +75,16 @@ uint64_t lattio_file_alignment(const lattio_file *f, uint64_t striping_unit)
  * 256 KiB ones (bench/results/floor-2026-11-24d.md). */
 #define WRITE_PIECE_PAGE_CACHE ((uint64_t)256 << 10)
 
-uint64_t lattio_file_write_piece(const lattio_file *f)
+/* Local.  Bytes per independent write call on f: LATTIO_WRITE_PIECE when
+ * set (4096 to 2^30 bytes), else on Lustre, GPFS and NFS the file system's
+ * unit (lattio_file_alignment: the stripe size, the block), elsewhere
+ * (page-cache file systems) WRITE_PIECE_PAGE_CACHE. */
+static uint64_t write_piece(const lattio_file *f)
 {
     const char *e = getenv("LATTIO_WRITE_PIECE");
-    if (e && *e) {
-        char *end;
-        const unsigned long long v = strtoull(e, &end, 10);
-        if (*end == '\0' && v >= 4096 && v <= ((uint64_t)1 << 30)) return (uint64_t)v;
-        LATTIO_TRACE("LATTIO_WRITE_PIECE=%s ignored (4096 to 2^30 bytes)", e);
-    }
+    const uint64_t v = lattio_parse_size(e);
+    if (v >= 4096 && v <= ((uint64_t)1 << 30)) return v;
+    if (e && *e) LATTIO_TRACE("LATTIO_WRITE_PIECE=%s ignored (4096 to 2^30 bytes)", e);
     if (f->fs_kind == LATTIO_FS_LUSTRE || f->fs_kind == LATTIO_FS_GPFS || f->fs_kind == LATTIO_FS_NFS)
         return lattio_file_alignment(f, f->opt.stripe_size);
     return WRITE_PIECE_PAGE_CACHE;
@@ -105,7 +106,7 @@ static int detect_fs(lattio_file *f)
     RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(v, 2, MPI_UINT64_T, 0, f->comm), LATTIO_ERR_MPI));
     f->fs_kind = (int)v[0];
     f->fs_block = v[1];
-    f->write_piece = lattio_file_write_piece(f);
+    f->write_piece = write_piece(f);
     return LATTIO_OK;
 }
 
@@ -403,7 +404,7 @@ int lattio_attach(MPI_Comm comm, MPI_File fh, int mode, uint64_t offset,
     if (rc == LATTIO_OK) rc = lattio_agree(f->comm, same_offset(f, mode, offset));
     if (rc == LATTIO_OK) rc = lattio_agree(f->comm, borrow(f, fh));
     if (rc == LATTIO_OK) rc = count_nodes(f);
-    f->write_piece = lattio_file_write_piece(f);
+    f->write_piece = write_piece(f);
     f->base = f->offset = offset;
     if (rc == LATTIO_OK && mode == LATTIO_MODE_READ) rc = lattio_index_load(f);
     if (rc < 0) {

@@ -39,7 +39,7 @@ struct lattio_file {
     int nnodes;          /* shared-memory nodes of comm (MPI_COMM_TYPE_SHARED), >= 1 */
     int node_ranks;      /* ranks of comm on this rank's node, >= 1 */
     int wb_fd;           /* writeback.c: descriptor for early writeback, -1 when off */
-    uint64_t write_piece; /* bytes per independent write call (lattio_file_write_piece) */
+    uint64_t write_piece; /* bytes per independent write call (file.c: write_piece) */
     int failed;          /* the first agreed error of a collective write call (0: none):
                             every later write call returns ERR_STATE and lattio_close
                             returns it and renames nothing (lattio_file_outcome) */
@@ -189,12 +189,6 @@ int lattio_lattice_fits(const lattio_layout *l, uint64_t offset, uint64_t record
 /* Local.  The default file-domain alignment of f for two-phase I/O (see
  * lattio_fs_alignment), given the striping_unit hint (0: none). */
 uint64_t lattio_file_alignment(const lattio_file *f, uint64_t striping_unit);
-
-/* Local.  Bytes per independent write call on f: LATTIO_WRITE_PIECE when
- * set (4096 to 2^30 bytes), else on Lustre, GPFS and NFS the file system's
- * unit (lattio_file_alignment: the stripe size, the block), elsewhere
- * (page-cache file systems) 256 KiB. */
-uint64_t lattio_file_write_piece(const lattio_file *f);
 
 /* Local.  1 when the MPI library is known to corrupt collective writes
  * (Open MPI with the OMPIO component) and LATTIO_TRUST_COLLECTIVE is not 1. */

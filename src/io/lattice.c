@@ -10,7 +10,6 @@
 
 #include <string.h>
 
-
 typedef struct layout_stage {
     const lattio_layout *l;
     unsigned char *local;

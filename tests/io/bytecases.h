@@ -73,6 +73,29 @@ static inline void bc_make_case(int nd, const uint64_t *global, int split, int m
     }
 }
 
+/* Collective.  A new file `path` (options opt) whose only record is
+ * layout l's sites from buf (`bytes` bytes, the whole lattice); *during is
+ * 1 while lattio_lattice_write runs (for the caller's PMPI counters).  Rank
+ * 0 checks the payload against the serial image. */
+static inline void bc_write_single(const char *path, const lattio_options *opt, const lattio_layout *l,
+                                   const void *buf, uint64_t bytes, int *during)
+{
+    lattio_file *f = NULL;
+    CHECK_OK(lattio_open(MPI_COMM_WORLD, path, LATTIO_MODE_CREATE, MPI_INFO_NULL, opt, &f));
+    CHECK_OK(lattio_record_begin(f, "lattice", bytes, 1, 1));
+    *during = 1;
+    CHECK_OK(lattio_lattice_write(f, l, 0, buf));
+    *during = 0;
+    CHECK_OK(lattio_record_end(f, 0));
+    CHECK_OK(lattio_close(f));
+    if (mpitest_rank != 0) return;
+    size_t m = 0;
+    unsigned char *file = test_slurp(path, &m), *img = sim_expected_file(l);
+    CHECK(file && m >= 144 + bytes && memcmp(file + 144, img, bytes) == 0);
+    free(file);
+    free(img);
+}
+
 /* Every virtual rank's layout is drawn on every rank (same random stream);
  * keep rank `me`'s, without halos and in file order when `plain`. */
 static inline void bc_layout_of(const sim_case *s, int me, int plain, lattio_layout *out)
