@@ -5,28 +5,34 @@
  * no copy.  Ranks outside an aggregator's group send messages as before
  * (aggregate.c).  With peers the aggregators hold two buffers, used in
  * turn by even and odd rounds, so peers fill the next window while the
- * aggregator writes this one. */
+ * aggregator writes this one.
+ *
+ * The file keeps what this costs to make between calls (f->agg_cache):
+ * the sharing group (a split of the node's ranks), every rank's place in
+ * it, the shared window and the private buffer.  A later call with the
+ * same group size reuses them and makes no collective call of its own;
+ * the window is made again only when an aggregator of the group needs
+ * more than it holds.  lattio_close frees them (lattio_agg_cache_free). */
 #ifndef LATTIO_AGG_SHARED_H
 #define LATTIO_AGG_SHARED_H
 
 #include "agg_plan.h"
 
 typedef struct agg_shared {
-    MPI_Comm group;       /* this rank's sharing group (MPI_COMM_NULL: alone) */
-    MPI_Win win;          /* MPI_WIN_NULL: no shared window */
+    MPI_Comm group;       /* this rank's sharing group (MPI_COMM_NULL: alone); the file's */
+    MPI_Win win;          /* MPI_WIN_NULL: no shared window; the file's */
     int nbuf;             /* buffers per aggregator: 2 with peers, else 1 */
-    unsigned char *own;   /* a private buffer when not shared */
     unsigned char **at;   /* per aggregator: its buffers when this rank reaches them, else NULL */
     uint64_t *half;       /* per aggregator: bytes per buffer */
-    int *grank;           /* per rank of f: its rank in the group, MPI_UNDEFINED if outside
-                             (this rank: 0 when it has no group) */
+    const int *grank;     /* per rank of f: its rank in the group, MPI_UNDEFINED if outside
+                             (this rank: 0 when it has no group); the file's */
 } agg_shared;
 
 /* Collective.  Buffers for aggregator `me` (-1: none) of plan p; groups of
- * `group` ranks of a node (0: nobody shares; UINT64_MAX: the node).  The
- * status is this rank's (agreed by the caller). */
+ * `group` ranks of a node (0: nobody shares; UINT64_MAX: the node),
+ * equal on every rank.  Agreed status; on failure the file keeps nothing. */
 int lattio_agg_shared_open(lattio_file *f, const agg_plan *p, uint64_t group, int me, agg_shared *sh);
-/* Collective over the group. */
+/* Local.  The call's own tables; the file keeps the group and buffers. */
 void lattio_agg_shared_close(agg_shared *sh);
 /* Aggregator a's buffer of round r (NULL: not reachable in memory). */
 unsigned char *lattio_agg_shared_buf(const agg_shared *sh, int a, uint64_t r);

@@ -208,6 +208,7 @@ static void free_handle(lattio_file *f)
 {
     lattio_prof_release(f); /* ends lattio_close's call */
     lattio_writeback_close(f);
+    lattio_agg_cache_free(f);
     if (f->comm != MPI_COMM_NULL) MPI_Comm_free(&f->comm);
     if (f->info != MPI_INFO_NULL) MPI_Info_free(&f->info);
     lattio_free(f->index);

@@ -68,6 +68,9 @@ struct lattio_file {
     lattio_record_info raw_rec; /* reading: that region as a record without header */
     char **types;        /* writing: the distinct record types begun since open */
     int ntypes;
+    /* the aggregate strategy's sharing group and window buffers, kept
+     * between calls (agg_shared.c), NULL until the first */
+    struct lattio_agg_cache *agg_cache;
 };
 
 /* Profiling (profile.c).  A public call brackets its work with
@@ -186,6 +189,8 @@ int lattio_lattice_fits(const lattio_layout *l, uint64_t offset, uint64_t record
                         const void *buf);
 
 /* The strategies: strategy.h. */
+/* Collective (lattio_close): free what the aggregate strategy kept in f. */
+void lattio_agg_cache_free(lattio_file *f);
 /* Local.  The default file-domain alignment of f for two-phase I/O (see
  * lattio_fs_alignment), given the striping_unit hint (0: none). */
 uint64_t lattio_file_alignment(const lattio_file *f, uint64_t striping_unit);
