@@ -1,5 +1,6 @@
 /* request.c -- non-blocking transfers.  A request is a list of contiguous
- * pieces (at most 1 GiB each, so no MPI count overflows) started with
+ * pieces (writes: of the file's write piece, as blocking writes make them,
+ * agree.c; reads: at most 1 GiB, so no MPI count overflows) started with
  * independent MPI_File_iwrite_at / MPI_File_iread_at at offsets fixed at the
  * start.  Writes go from a request-owned copy; lattice reads land in a
  * request-owned staging buffer unpacked at the wait.  The file keeps its
@@ -26,6 +27,7 @@ struct lattio_request {
     unsigned char *own; /* request-owned bytes: the write copy or the read staging */
     void *local;        /* lattice read: the caller's buffer, filled at the wait */
     lattio_layout layout;
+    uint64_t piece;     /* bytes per MPI call: the file's write piece, or PIECE reading */
     piece *pieces;
     size_t npieces, cap, nstarted;
     MPI_Request *mpi;
@@ -39,6 +41,7 @@ static int request_new(lattio_file *f, int writing, lattio_request **out)
     RETURN_IF(!r, LATTIO_ERR_NOMEM);
     r->f = f;
     r->writing = writing;
+    r->piece = writing && f->write_piece && f->write_piece < PIECE ? f->write_piece : PIECE;
     return LATTIO_OK;
 }
 
@@ -51,7 +54,7 @@ static void request_free(lattio_request *r)
     lattio_free(r);
 }
 
-static uint64_t pieces_of(uint64_t bytes) { return (bytes + PIECE - 1) / PIECE; }
+static uint64_t pieces_of(const lattio_request *r, uint64_t bytes) { return (bytes + r->piece - 1) / r->piece; }
 
 /* Room for `more` further pieces. */
 static int reserve(lattio_request *r, uint64_t more)
@@ -70,9 +73,9 @@ static int reserve(lattio_request *r, uint64_t more)
 static int add_range(lattio_request *r, uint64_t off, unsigned char *buf, uint64_t bytes)
 {
     RETURN_IF(off > (uint64_t)LLONG_MAX - bytes, LATTIO_ERR_OVERFLOW);
-    RETURN_IF_ERROR(reserve(r, pieces_of(bytes)));
+    RETURN_IF_ERROR(reserve(r, pieces_of(r, bytes)));
     for (uint64_t done = 0; done < bytes;) {
-        uint64_t k = bytes - done < PIECE ? bytes - done : PIECE;
+        uint64_t k = bytes - done < r->piece ? bytes - done : r->piece;
         r->pieces[r->npieces++] = (piece){off + done, buf + done, k};
         done += k;
     }
@@ -90,7 +93,7 @@ static int add_runs(lattio_request *r, const lattio_layout *l, uint64_t off, uin
     RETURN_IF(!runs, LATTIO_ERR_NOMEM);
     int rc = lattio_layout_runs(l, 0, n, runs, nruns, &nruns);
     uint64_t total = 0;
-    for (size_t i = 0; i < nruns; i++) total += pieces_of(runs[i].bytes);
+    for (size_t i = 0; i < nruns; i++) total += pieces_of(r, runs[i].bytes);
     if (rc == LATTIO_OK) rc = reserve(r, total);
     for (size_t i = 0; i < nruns && rc == LATTIO_OK; i++)
         rc = add_range(r, off + runs[i].file_offset, r->own + runs[i].packed_offset, runs[i].bytes);
@@ -228,14 +231,24 @@ static void account(lattio_file *f, const lattio_request *r, uint64_t bytes)
     if (r->npieces && r->end - f->rec_data > f->rec_end) f->rec_end = r->end - f->rec_data;
 }
 
+/* Local.  Durable writes: start the writeback of r's pieces, adjacent
+ * pieces (one file run cut into write pieces) as one range. */
+static void writeback(lattio_request *r)
+{
+    for (size_t i = 0; i < r->npieces;) {
+        uint64_t off = r->pieces[i].off, end = off + r->pieces[i].bytes;
+        for (i++; i < r->npieces && r->pieces[i].off == end; i++) end += r->pieces[i].bytes;
+        lattio_writeback_start(r->f, off, end - off);
+    }
+}
+
 /* Collective.  Complete r, unpack a lattice read, agree, unlink and free. */
 static int complete(lattio_request *r)
 {
     lattio_file *f = r->f;
     lattio_prof_phase(f, LATTIO_PHASE_IO);
     int rc = drain(r);
-    for (size_t i = 0; rc == LATTIO_OK && r->writing && i < r->npieces; i++)
-        lattio_writeback_start(f, r->pieces[i].off, r->pieces[i].bytes); /* durable only */
+    if (rc == LATTIO_OK && r->writing) writeback(r);
     lattio_prof_phase(f, LATTIO_PHASE_PACK);
     uint64_t n = r->local ? lattio_layout_local_sites(&r->layout) : 0;
     if (rc == LATTIO_OK && n) rc = lattio_layout_unpack(&r->layout, r->own, 0, n, r->local);

@@ -4,11 +4,27 @@
  * 48 MiB record written by 1-4 ranks, blocking (one rank's run spans
  * several pieces at 1 rank) and non-blocking, gives the bytes computed
  * here, the same file as with LATTIO_WRITEBACK=0, and leaves no
- * descriptor open after close. */
+ * descriptor open after close.  The test stands in for sync_file_range
+ * (then makes the system call itself) and counts the bytes handed to
+ * writeback: every byte a rank wrote, blocking or not (non-blocking
+ * pieces of 256 KiB are handed over as the runs they form), none with
+ * LATTIO_WRITEBACK=0. */
+#define _GNU_SOURCE /* sync_file_range */
 #include "mpitest.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static uint64_t handed; /* bytes this rank handed to writeback */
+
+int sync_file_range(int fd, off64_t offset, off64_t nbytes, unsigned int flags)
+{
+    handed += (uint64_t)nbytes;
+    return (int)syscall(SYS_sync_file_range, fd, offset, nbytes, flags);
+}
 
 #define SITE 4096u
 #define SITES (12u * 1024u) /* 48 MiB */
@@ -42,6 +58,7 @@ static void write_file(const char *path, int writeback, int nonblocking)
     lattio_options_default(&opt);
     opt.durable = 1;
     const int before = open_fds();
+    handed = 0;
     lattio_file *f = NULL;
     CHECK_OK(lattio_open(MPI_COMM_WORLD, path, LATTIO_MODE_CREATE, MPI_INFO_NULL, &opt, &f));
     CHECK_OK(lattio_record_begin(f, "lattio-test", (uint64_t)SITES * SITE, 1, 1));
@@ -55,6 +72,7 @@ static void write_file(const char *path, int writeback, int nonblocking)
     CHECK_OK(lattio_record_end(f, 0));
     CHECK_OK(lattio_close(f));
     CHECK_INT(open_fds(), before);
+    CHECK_U64(handed, writeback ? (uint64_t)n : 0); /* every rank's run is >= 1 MiB */
     free(buf);
     MPI_Barrier(MPI_COMM_WORLD);
 }
