@@ -85,17 +85,31 @@ static int check_write_desc(const lattio_field_desc *d, const lattio_layout *l,
     return LATTIO_OK;
 }
 
-/* Collective: one metadata record of the set (rank 0's payload). */
-static int put_record(lattio_file *f, const lattio_field_info *fi, int rec, int mb, int me)
+/* Local: the payload of metadata record `rec` (lattio_malloc'd into *out). */
+static int payload_of(const lattio_field_info *fi, int rec, char **out, size_t *len)
 {
-    size_t len = 0;
-    char *p = NULL;
-    int rc = lattio_field_payload(fi, rec, NULL, 0, &len);
-    if (rc == LATTIO_OK && !(p = lattio_malloc(len))) rc = LATTIO_FAIL(LATTIO_ERR_NOMEM, "xml");
-    if (rc == LATTIO_OK) rc = lattio_field_payload(fi, rec, p, len, &len);
+    *out = NULL;
+    RETURN_IF_ERROR(lattio_field_payload(fi, rec, NULL, 0, len));
+    RETURN_IF(!(*out = lattio_malloc(*len ? *len : 1)), LATTIO_ERR_NOMEM);
+    return lattio_field_payload(fi, rec, *out, *len, len);
+}
+
+_Static_assert(LATTIO_SET_HEAD_MAX <= LATTIO_XFER_RECORDS_MAX, "a record set's head fits one write");
+
+/* Collective: metadata records set[0..n) of the field, in one write. */
+static int put_records(lattio_file *f, const lattio_field_info *fi, const lattio_set_record *set, int n)
+{
+    lattio_xfer_record r[LATTIO_SET_HEAD_MAX];
+    char *payload[LATTIO_SET_HEAD_MAX] = {NULL};
+    int rc = n <= LATTIO_SET_HEAD_MAX ? LATTIO_OK : LATTIO_ERR_ARG;
+    for (int i = 0; i < n && rc == LATTIO_OK; i++) {
+        size_t len = 0;
+        rc = payload_of(fi, set[i].rec, &payload[i], &len);
+        r[i] = (lattio_xfer_record){lattio_field_record_type(set[i].rec), payload[i], len, set[i].mb, set[i].me};
+    }
     rc = lattio_xfer_agree(f, rc);
-    if (rc == LATTIO_OK) rc = lattio_record_write(f, lattio_field_record_type(rec), p, len, mb, me);
-    lattio_free(p);
+    if (rc == LATTIO_OK) rc = lattio_xfer_records(f, n, r);
+    for (int i = 0; i < n && i < LATTIO_SET_HEAD_MAX; i++) lattio_free(payload[i]);
     return rc;
 }
 
@@ -105,9 +119,7 @@ static int put_metadata(lattio_file *f, const lattio_field_info *fi, int ildg)
      * only at the start: a field after other records needs its dims too) */
     const int header = !lattio_file_has_type(f, lattio_field_record_type(LATTIO_REC_PRIVATE_FILE_XML));
     lattio_set_record head[LATTIO_SET_HEAD_MAX];
-    const int n = lattio_field_set_head(ildg, header, head);
-    for (int i = 0; i < n; i++) RETURN_IF_ERROR(put_record(f, fi, head[i].rec, head[i].mb, head[i].me));
-    return LATTIO_OK;
+    return put_records(f, fi, head, lattio_field_set_head(ildg, header, head));
 }
 
 static int field_write(lattio_file *f, const lattio_field_desc *d, const lattio_layout *l,
@@ -128,7 +140,8 @@ static int field_write(lattio_file *f, const lattio_field_desc *d, const lattio_
     if (rc == LATTIO_OK) rc = lattio_record_end(f, 0);
     RETURN_IF_ERROR(rc);
     fi.stored = out->sum;
-    return put_record(f, &fi, LATTIO_REC_CHECKSUM, 0, 1);
+    const lattio_set_record checksum = {LATTIO_REC_CHECKSUM, 0, 1};
+    return put_records(f, &fi, &checksum, 1);
 }
 
 /* Timed as one call (lattio_profile_get): conversion in PACK, the SciDAC

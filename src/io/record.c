@@ -153,6 +153,85 @@ static int record_write(lattio_file *f, const char *type, const void *data, uint
     return lattio_record_end(f, 0);
 }
 
+/* --- a set of small records in one write ---------------------------------- */
+
+/* Local.  The file bytes of records r[0..n) into out (NULL: only their
+ * size, and the payloads are not read). */
+static int encode_set(const lattio_xfer_record *r, int n, unsigned char *out, uint64_t *size)
+{
+    uint64_t at = 0;
+    for (int i = 0; i < n; i++) {
+        unsigned char h[LATTIO_LIME_HEADER_SIZE];
+        RETURN_IF(!r[i].type || (out && !r[i].data && r[i].length), LATTIO_ERR_ARG);
+        RETURN_IF_ERROR(lattio_lime_header_encode(h, r[i].type, r[i].length, r[i].mb, r[i].me));
+        const uint64_t pad = lattio_lime_padding(r[i].length);
+        RETURN_IF(r[i].length > LATTIO_LIME_MAX_LENGTH - sizeof h - pad - at, LATTIO_ERR_OVERFLOW);
+        if (out) {
+            memcpy(out + at, h, sizeof h);
+            if (r[i].length) memcpy(out + at + sizeof h, r[i].data, (size_t)r[i].length);
+            memset(out + at + sizeof h + r[i].length, 0, (size_t)pad);
+        }
+        at += sizeof h + r[i].length + pad;
+    }
+    *size = at;
+    return LATTIO_OK;
+}
+
+/* One record's arguments as every rank must pass them. */
+typedef struct set_args {
+    char type[LATTIO_LIME_TYPE_MAX + 1];
+    uint64_t length;
+    int32_t flags;
+} set_args;
+
+/* Collective: every rank passes rank 0's n, types, lengths and flags. */
+static int same_set(lattio_file *f, int n, const lattio_xfer_record *r)
+{
+    set_args mine[LATTIO_XFER_RECORDS_MAX + 1], root[LATTIO_XFER_RECORDS_MAX + 1];
+    memset(mine, 0, sizeof mine);
+    mine[0].length = (uint64_t)n;
+    for (int i = 0; i < n; i++) {
+        strncpy(mine[i + 1].type, r[i].type, LATTIO_LIME_TYPE_MAX);
+        mine[i + 1].length = r[i].length;
+        mine[i + 1].flags = (r[i].mb ? 2 : 0) | (r[i].me ? 1 : 0);
+    }
+    memcpy(root, mine, sizeof mine);
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(root, (int)sizeof root, MPI_BYTE, 0, f->comm), LATTIO_ERR_MPI));
+    RETURN_IF(memcmp(root, mine, sizeof mine) != 0, LATTIO_ERR_RANK_ARG);
+    return LATTIO_OK;
+}
+
+static int records_write(lattio_file *f, int n, const lattio_xfer_record *r)
+{
+    RETURN_IF(!f, LATTIO_ERR_ARG);
+    uint64_t size = 0;
+    int rc = writable(f);
+    if (rc == LATTIO_OK && f->in_record) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "record open");
+    if (rc == LATTIO_OK && (n < 0 || n > LATTIO_XFER_RECORDS_MAX || (n && !r))) rc = LATTIO_ERR_ARG;
+    if (rc == LATTIO_OK) rc = encode_set(r, n, NULL, &size);
+    if (rc == LATTIO_OK && size > LATTIO_LIME_MAX_LENGTH - f->offset) rc = LATTIO_ERR_OVERFLOW;
+    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
+    rc = same_set(f, n, r);
+    for (int i = 0; rc == LATTIO_OK && i < n; i++) rc = remember_type(f, r[i].type);
+    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
+    lattio_prof_phase(f, LATTIO_PHASE_META);
+    if (f->rank == 0) {
+        unsigned char *buf = lattio_malloc(size ? (size_t)size : 1);
+        rc = buf ? encode_set(r, n, buf, &size) : LATTIO_FAIL(LATTIO_ERR_NOMEM, "records");
+        if (rc == LATTIO_OK) rc = lattio_write_at(f, f->offset, buf, size);
+        lattio_free(buf);
+    }
+    RETURN_IF_ERROR(settle(f, rc));
+    f->offset += size;
+    return LATTIO_OK;
+}
+
+int lattio_xfer_records(lattio_file *f, int n, const lattio_xfer_record *recs)
+{
+    lattio_prof_begin(f, LATTIO_PHASE_META);
+    return lattio_prof_end(f, lattio_file_outcome(f, records_write(f, n, recs)), 0);
+}
+
 /* --- reading ------------------------------------------------------------ */
 
 int lattio_record_count(const lattio_file *f) { return f ? f->nindex : 0; }

@@ -57,6 +57,23 @@ int lattio_xfer_write(lattio_file *f, const lattio_layout *l, uint64_t offset, i
 int lattio_xfer_read(lattio_file *f, const lattio_layout *l, uint64_t offset, int partial,
                      const lattio_stager *s, lattio_xfer_info *out);
 
+/* A complete small record (metadata: XML, checksums): rank 0's payload. */
+typedef struct lattio_xfer_record {
+    const char *type;
+    const void *data; /* read on rank 0 only */
+    uint64_t length;
+    int mb, me; /* LIME message begin / end flags */
+} lattio_xfer_record;
+#define LATTIO_XFER_RECORDS_MAX 8
+
+/* Collective.  Records recs[0..n) (n <= LATTIO_XFER_RECORDS_MAX) after the
+ * file's last record, written by rank 0 in one call: headers, payloads,
+ * padding.  Every rank passes rank 0's types, lengths and flags
+ * (ERR_RANK_ARG); no record may be open (ERR_STATE).  Four collective
+ * calls whatever n, one agreed status; a failure poisons the file as a
+ * failed record write does. */
+int lattio_xfer_records(lattio_file *f, int n, const lattio_xfer_record *recs);
+
 /* What the pipeline may know of a file. */
 MPI_Comm lattio_xfer_comm(const lattio_file *f);
 /* Local: 1 when f was opened for reading. */

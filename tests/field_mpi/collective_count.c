@@ -131,8 +131,10 @@ static void compare(const char *what, const tally *few, const tally *many, int c
     if (!collective) CHECK_INT(many->file_calls, few->file_calls);
     /* the verification's collective read has rounds of its own */
     else if (!verify) CHECK_INT(many->file_calls, few->file_calls + 3 * extra);
-    /* a fixed number (the 6-8 records of the set take most), not a count of rounds */
-    CHECK(few->agreements < (writing ? 160 : 40));
+    /* a fixed number, not a count of rounds: the set's metadata records go
+     * out in two batched writes of rank 0 (no MPI-IO collective) */
+    CHECK(few->agreements < (writing ? 64 : 40));
+    if (writing && !collective && !verify) CHECK_INT(few->file_calls, 0);
 }
 
 int main(int argc, char **argv)
