@@ -5,13 +5,22 @@
 
 #include <string.h>
 
-/* Every rank must pass rank 0's type, length and flags. */
-static int same_record_arguments(lattio_file *f, const char *type, uint64_t length, int flags)
+/* Bytes of one record's arguments in same_set: type, length, flags. */
+#define SET_ARGS (LATTIO_LIME_TYPE_MAX + 1 + 8 + 4)
+
+/* Collective: every rank passes rank 0's n, types, lengths and flags. */
+static int same_set(lattio_file *f, int n, const lattio_xfer_record *r)
 {
-    char mine[LATTIO_LIME_TYPE_MAX + 1 + 16] = {0}, root[sizeof mine];
-    strncpy(mine, type, LATTIO_LIME_TYPE_MAX);
-    memcpy(mine + LATTIO_LIME_TYPE_MAX + 1, &length, 8);
-    memcpy(mine + LATTIO_LIME_TYPE_MAX + 9, &flags, sizeof flags);
+    unsigned char mine[(LATTIO_XFER_RECORDS_MAX + 1) * SET_ARGS] = {0}, root[sizeof mine];
+    const int32_t count = n;
+    memcpy(mine, &count, sizeof count);
+    for (int i = 0; i < n; i++) {
+        unsigned char *at = mine + (size_t)(i + 1) * SET_ARGS;
+        const int32_t flags = (r[i].mb ? 2 : 0) | (r[i].me ? 1 : 0);
+        strncpy((char *)at, r[i].type, LATTIO_LIME_TYPE_MAX);
+        memcpy(at + LATTIO_LIME_TYPE_MAX + 1, &r[i].length, 8);
+        memcpy(at + LATTIO_LIME_TYPE_MAX + 9, &flags, sizeof flags);
+    }
     memcpy(root, mine, sizeof mine);
     RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(root, (int)sizeof root, MPI_BYTE, 0, f->comm), LATTIO_ERR_MPI));
     RETURN_IF(memcmp(root, mine, sizeof mine) != 0, LATTIO_ERR_RANK_ARG);
@@ -77,7 +86,8 @@ static int record_begin(lattio_file *f, const char *type, uint64_t length, int m
     if (rc == LATTIO_OK) rc = lattio_lime_header_encode(h, type, length, mb, me);
     if (rc == LATTIO_OK && length > LATTIO_LIME_MAX_LENGTH - f->offset) rc = LATTIO_ERR_OVERFLOW;
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
-    rc = same_record_arguments(f, type, length, (mb ? 2 : 0) | (me ? 1 : 0));
+    const lattio_xfer_record args = {type, NULL, length, mb, me};
+    rc = same_set(f, 1, &args);
     if (rc == LATTIO_OK) rc = remember_type(f, type);
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     lattio_prof_phase(f, LATTIO_PHASE_META);
@@ -174,30 +184,6 @@ static int encode_set(const lattio_xfer_record *r, int n, unsigned char *out, ui
         at += sizeof h + r[i].length + pad;
     }
     *size = at;
-    return LATTIO_OK;
-}
-
-/* One record's arguments as every rank must pass them. */
-typedef struct set_args {
-    char type[LATTIO_LIME_TYPE_MAX + 1];
-    uint64_t length;
-    int32_t flags;
-} set_args;
-
-/* Collective: every rank passes rank 0's n, types, lengths and flags. */
-static int same_set(lattio_file *f, int n, const lattio_xfer_record *r)
-{
-    set_args mine[LATTIO_XFER_RECORDS_MAX + 1], root[LATTIO_XFER_RECORDS_MAX + 1];
-    memset(mine, 0, sizeof mine);
-    mine[0].length = (uint64_t)n;
-    for (int i = 0; i < n; i++) {
-        strncpy(mine[i + 1].type, r[i].type, LATTIO_LIME_TYPE_MAX);
-        mine[i + 1].length = r[i].length;
-        mine[i + 1].flags = (r[i].mb ? 2 : 0) | (r[i].me ? 1 : 0);
-    }
-    memcpy(root, mine, sizeof mine);
-    RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(root, (int)sizeof root, MPI_BYTE, 0, f->comm), LATTIO_ERR_MPI));
-    RETURN_IF(memcmp(root, mine, sizeof mine) != 0, LATTIO_ERR_RANK_ARG);
     return LATTIO_OK;
 }
 
