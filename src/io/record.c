@@ -154,37 +154,62 @@ static int record_end(lattio_file *f, int allow_short)
     return LATTIO_OK;
 }
 
-static int record_write(lattio_file *f, const char *type, const void *data, uint64_t length, int mb,
-                        int me)
-{
-    RETURN_IF_ERROR(lattio_record_begin(f, type, length, mb, me));
-    int rank0 = f->rank == 0;
-    RETURN_IF_ERROR(lattio_record_write_at(f, 0, rank0 ? data : NULL, rank0 ? length : 0));
-    return lattio_record_end(f, 0);
-}
+/* --- whole records of rank 0's bytes ---------------------------------------- */
 
-/* --- a set of small records in one write ---------------------------------- */
-
-/* Local.  The file bytes of records r[0..n) into out (NULL: only their
- * size, and the payloads are not read). */
-static int encode_set(const lattio_xfer_record *r, int n, unsigned char *out, uint64_t *size)
+/* Local.  The file bytes records r[0..n) take (headers, payloads, padding),
+ * checked as lattio_record_begin checks one. */
+static int set_size(const lattio_xfer_record *r, int n, uint64_t *size)
 {
     uint64_t at = 0;
     for (int i = 0; i < n; i++) {
         unsigned char h[LATTIO_LIME_HEADER_SIZE];
-        RETURN_IF(!r[i].type || (out && !r[i].data && r[i].length), LATTIO_ERR_ARG);
+        RETURN_IF(!r[i].type, LATTIO_ERR_ARG);
         RETURN_IF_ERROR(lattio_lime_header_encode(h, r[i].type, r[i].length, r[i].mb, r[i].me));
         const uint64_t pad = lattio_lime_padding(r[i].length);
         RETURN_IF(r[i].length > LATTIO_LIME_MAX_LENGTH - sizeof h - pad - at, LATTIO_ERR_OVERFLOW);
-        if (out) {
-            memcpy(out + at, h, sizeof h);
-            if (r[i].length) memcpy(out + at + sizeof h, r[i].data, (size_t)r[i].length);
-            memset(out + at + sizeof h + r[i].length, 0, (size_t)pad);
-        }
         at += sizeof h + r[i].length + pad;
     }
     *size = at;
     return LATTIO_OK;
+}
+
+/* Payloads up to GATHER bytes are copied beside their headers and padding
+ * and go out in one write; a longer one is written from the caller's
+ * memory, between the writes of what comes before and after it. */
+#define GATHER ((uint64_t)64 << 10)
+
+/* Rank 0.  Records r[0..n) at off (set_size checked them). */
+static int write_set(lattio_file *f, uint64_t off, const lattio_xfer_record *r, int n)
+{
+    const uint64_t cap = 2 * (GATHER + LATTIO_LIME_HEADER_SIZE);
+    unsigned char *buf = lattio_malloc((size_t)cap);
+    RETURN_IF(!buf, LATTIO_ERR_NOMEM);
+    uint64_t fill = 0;
+    int rc = LATTIO_OK;
+    for (int i = 0; i < n && rc == LATTIO_OK; i++) {
+        const uint64_t len = r[i].length, pad = lattio_lime_padding(len);
+        const int gather = len <= GATHER;
+        if (!r[i].data && len) rc = LATTIO_FAIL(LATTIO_ERR_ARG, "record data");
+        if (rc == LATTIO_OK && fill + LATTIO_LIME_HEADER_SIZE + (gather ? len : 0) + pad > cap) {
+            rc = lattio_write_at(f, off, buf, fill); /* room for this record */
+            off += fill, fill = 0;
+        }
+        if (rc == LATTIO_OK) rc = lattio_lime_header_encode(buf + fill, r[i].type, len, r[i].mb, r[i].me);
+        fill += LATTIO_LIME_HEADER_SIZE;
+        if (rc == LATTIO_OK && gather) {
+            if (len) memcpy(buf + fill, r[i].data, (size_t)len);
+            fill += len;
+        } else if (rc == LATTIO_OK) {
+            rc = lattio_write_at(f, off, buf, fill);
+            if (rc == LATTIO_OK) rc = lattio_write_at(f, off + fill, r[i].data, len);
+            off += fill + len, fill = 0;
+        }
+        memset(buf + fill, 0, (size_t)pad);
+        fill += pad;
+    }
+    if (rc == LATTIO_OK && fill) rc = lattio_write_at(f, off, buf, fill);
+    lattio_free(buf);
+    return rc;
 }
 
 static int records_write(lattio_file *f, int n, const lattio_xfer_record *r)
@@ -194,28 +219,31 @@ static int records_write(lattio_file *f, int n, const lattio_xfer_record *r)
     int rc = writable(f);
     if (rc == LATTIO_OK && f->in_record) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "record open");
     if (rc == LATTIO_OK && (n < 0 || n > LATTIO_XFER_RECORDS_MAX || (n && !r))) rc = LATTIO_ERR_ARG;
-    if (rc == LATTIO_OK) rc = encode_set(r, n, NULL, &size);
+    if (rc == LATTIO_OK) rc = set_size(r, n, &size);
     if (rc == LATTIO_OK && size > LATTIO_LIME_MAX_LENGTH - f->offset) rc = LATTIO_ERR_OVERFLOW;
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     rc = same_set(f, n, r);
     for (int i = 0; rc == LATTIO_OK && i < n; i++) rc = remember_type(f, r[i].type);
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     lattio_prof_phase(f, LATTIO_PHASE_META);
-    if (f->rank == 0) {
-        unsigned char *buf = lattio_malloc(size ? (size_t)size : 1);
-        rc = buf ? encode_set(r, n, buf, &size) : LATTIO_FAIL(LATTIO_ERR_NOMEM, "records");
-        if (rc == LATTIO_OK) rc = lattio_write_at(f, f->offset, buf, size);
-        lattio_free(buf);
-    }
+    if (f->rank == 0) rc = write_set(f, f->offset, r, n);
     RETURN_IF_ERROR(settle(f, rc));
     f->offset += size;
     return LATTIO_OK;
 }
 
+/* The payload bytes this rank moves in records r[0..n) (rank 0's). */
+static uint64_t set_payload(const lattio_file *f, int n, const lattio_xfer_record *r)
+{
+    uint64_t bytes = 0;
+    for (int i = 0; f && f->rank == 0 && r && i < n && i <= LATTIO_XFER_RECORDS_MAX; i++) bytes += r[i].length;
+    return bytes;
+}
+
 int lattio_xfer_records(lattio_file *f, int n, const lattio_xfer_record *recs)
 {
     lattio_prof_begin(f, LATTIO_PHASE_META);
-    return lattio_prof_end(f, lattio_file_outcome(f, records_write(f, n, recs)), 0);
+    return lattio_prof_end(f, lattio_file_outcome(f, records_write(f, n, recs)), set_payload(f, n, recs));
 }
 
 /* --- reading ------------------------------------------------------------ */
@@ -284,8 +312,8 @@ int lattio_record_end(lattio_file *f, int allow_short)
 int lattio_record_write(lattio_file *f, const char *type, const void *data, uint64_t length,
                         int mb, int me)
 {
-    lattio_prof_begin(f, LATTIO_PHASE_META);
-    return lattio_prof_end(f, lattio_file_outcome(f, record_write(f, type, data, length, mb, me)), 0);
+    const lattio_xfer_record r = {type, data, length, mb, me};
+    return lattio_xfer_records(f, 1, &r);
 }
 
 int lattio_record_next(lattio_file *f, lattio_record_info *info)

@@ -67,8 +67,9 @@ typedef struct lattio_xfer_record {
 #define LATTIO_XFER_RECORDS_MAX 8
 
 /* Collective.  Records recs[0..n) (n <= LATTIO_XFER_RECORDS_MAX) after the
- * file's last record, written by rank 0 in one call: headers, payloads,
- * padding.  Every rank passes rank 0's types, lengths and flags
+ * file's last record, written by rank 0: headers, padding and payloads up
+ * to 64 KiB in one call, a longer payload from the caller's memory (no
+ * copy); lattio_record_write is this with n = 1.  Every rank passes rank 0's types, lengths and flags
  * (ERR_RANK_ARG); no record may be open (ERR_STATE).  Four collective
  * calls whatever n, one agreed status; a failure poisons the file as a
  * failed record write does. */

@@ -2,7 +2,10 @@
  * write of rank 0: records of 0, 5, 11 and 8 bytes (padding of 0, 3, 5
  * and 0) after a lattice record give the same file, byte for byte, as the
  * serial writer (lattio_lime_writer) writing them one by one, and the
- * index reads them back.  Refused on every rank, with one status: a length
+ * index reads them back.  So do payloads of 60000 bytes (copied beside
+ * their headers, three of them more than one gathered write holds) and
+ * of 200003 bytes (written from the caller's memory), through
+ * lattio_xfer_records and lattio_record_write.  Refused on every rank, with one status: a length
  * that differs on one rank (ERR_RANK_ARG; the file is then poisoned: close
  * fails and publishes nothing), more than LATTIO_XFER_RECORDS_MAX records
  * (ERR_ARG), a record still open (ERR_STATE). */
@@ -44,6 +47,42 @@ static void write_serial(const char *path)
     CHECK_OK(lattio_lime_writer_record(w, "lattice", lattice, 12, 1, 1));
     for (int i = 0; i < 4; i++) CHECK_OK(lattio_lime_writer_record(w, types[i], payloads[i], lengths[i], i == 0, i == 3));
     CHECK_OK(lattio_lime_writer_close(w));
+}
+
+/* Payloads copied beside their headers (60000 bytes: three overflow one
+ * gathered write) and written from the caller's memory (200003 bytes). */
+static const uint64_t big[5] = {60000, 60000, 60000, 200003, 5};
+
+static unsigned char *big_payload(int i)
+{
+    unsigned char *p = malloc((size_t)big[i]);
+    for (uint64_t k = 0; k < big[i]; k++) p[k] = (unsigned char)(k * 31 + (uint64_t)i * 7 + 1);
+    return p;
+}
+
+/* records 0-3 through lattio_xfer_records, 3-4 again through lattio_record_write */
+static void write_big(const char *path, int serial)
+{
+    unsigned char *p[5];
+    lattio_xfer_record r[4];
+    for (int i = 0; i < 5; i++) p[i] = big_payload(i);
+    for (int i = 0; i < 4; i++) r[i] = (lattio_xfer_record){types[i % 4], p[i], big[i], i == 0, 0};
+    if (serial) {
+        lattio_lime_writer *w = NULL;
+        CHECK_OK(lattio_lime_writer_open(path, LATTIO_LIME_CREATE, &w));
+        for (int i = 0; i < 4; i++) CHECK_OK(lattio_lime_writer_record(w, types[i], p[i], big[i], i == 0, 0));
+        CHECK_OK(lattio_lime_writer_record(w, "direct", p[3], big[3], 0, 0));
+        CHECK_OK(lattio_lime_writer_record(w, "tail", p[4], big[4], 0, 1));
+        CHECK_OK(lattio_lime_writer_close(w));
+    } else {
+        lattio_file *f = NULL;
+        CHECK_OK(lattio_open(MPI_COMM_WORLD, path, LATTIO_MODE_CREATE, MPI_INFO_NULL, NULL, &f));
+        CHECK_OK(lattio_xfer_records(f, 4, r));
+        CHECK_OK(lattio_record_write(f, "direct", mpitest_rank == 0 ? p[3] : NULL, big[3], 0, 0));
+        CHECK_OK(lattio_record_write(f, "tail", p[4], big[4], 0, 1));
+        CHECK_OK(lattio_close(f));
+    }
+    for (int i = 0; i < 5; i++) free(p[i]);
 }
 
 static void check_index(const char *path)
@@ -102,6 +141,16 @@ int main(int argc, char **argv)
         free(pb);
     }
     check_index("batched.lime");
+    write_big("big.lime", 0);
+    if (mpitest_rank == 0) {
+        write_big("big_serial.lime", 1);
+        size_t a = 0, b = 0;
+        unsigned char *pa = test_slurp("big.lime", &a), *pb = test_slurp("big_serial.lime", &b);
+        CHECK(pa && pb && a == b && memcmp(pa, pb, a) == 0);
+        CHECK_U64(a, 6 * 144 + 3 * 60000 + 2 * 200008 + 8);
+        free(pa);
+        free(pb);
+    }
     refusals();
     CHECK_INT(lattio_alloc_outstanding(), 0);
     return mpitest_finish();
