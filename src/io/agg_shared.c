@@ -177,7 +177,7 @@ static int locate(const struct lattio_agg_cache *c, const agg_plan *p, int me, a
 
 int lattio_agg_shared_open(lattio_file *f, const agg_plan *p, uint64_t group, int me, agg_shared *sh)
 {
-    *sh = (agg_shared){.group = MPI_COMM_NULL, .win = MPI_WIN_NULL, .nbuf = 1};
+    *sh = (agg_shared){.win = MPI_WIN_NULL, .nbuf = 1};
     struct lattio_agg_cache *c = f->agg_cache;
     if (c && c->key != group) lattio_agg_cache_free(f), c = NULL; /* equal on every rank */
     if (!c) RETURN_IF_ERROR(new_cache(f, group, &c));
@@ -192,7 +192,6 @@ int lattio_agg_shared_open(lattio_file *f, const agg_plan *p, uint64_t group, in
         lattio_agg_cache_free(f);
         return rc;
     }
-    sh->group = c->group;
     sh->win = c->win;
     sh->grank = c->grank;
     sh->nbuf = c->peers > 1 ? 2 : 1;
@@ -203,7 +202,7 @@ void lattio_agg_shared_close(agg_shared *sh)
 {
     lattio_free(sh->at);
     lattio_free(sh->half);
-    *sh = (agg_shared){.group = MPI_COMM_NULL, .win = MPI_WIN_NULL, .nbuf = 1};
+    *sh = (agg_shared){.win = MPI_WIN_NULL, .nbuf = 1};
 }
 
 unsigned char *lattio_agg_shared_buf(const agg_shared *sh, int a, uint64_t r)

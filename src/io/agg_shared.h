@@ -19,7 +19,6 @@
 #include "agg_plan.h"
 
 typedef struct agg_shared {
-    MPI_Comm group;       /* this rank's sharing group (MPI_COMM_NULL: alone); the file's */
     MPI_Win win;          /* MPI_WIN_NULL: no shared window; the file's */
     int nbuf;             /* buffers per aggregator: 2 with peers, else 1 */
     unsigned char **at;   /* per aggregator: its buffers when this rank reaches them, else NULL */
