@@ -51,19 +51,9 @@ static uint64_t shared_group(void)
     return k ? k : UINT64_MAX;
 }
 
-/* LATTIO_AGG_TURNS: "0" or "1"; unset, the aggregators of a group write in
- * turns where the kernel serialises writes to one file anyway. */
-static uint64_t turns(const lattio_file *f)
-{
-    const char *e = getenv("LATTIO_AGG_TURNS");
-    if (e && strcmp(e, "0") == 0) return 0;
-    if (e && strcmp(e, "1") == 0) return 1;
-    return (uint64_t)lattio_file_serialises_writes(f);
-}
-
 int lattio_agg_params(lattio_file *f, agg_params *p)
 {
-    uint64_t v[5] = {0, 0, 0, 0, 0};
+    uint64_t v[4] = {0, 0, 0, 0};
     if (f->rank == 0) {
         v[0] = hint(f, "striping_unit", "LATTIO_STRIPING_UNIT");
         if (!v[0]) v[0] = lattio_file_alignment(f, 0); /* from the file system (fsinfo.c) */
@@ -73,10 +63,9 @@ int lattio_agg_params(lattio_file *f, agg_params *p)
         if (!v[2]) v[2] = AGG_BUFFER;
         if (v[2] > AGG_MAX_BUFFER) v[2] = AGG_MAX_BUFFER;
         v[3] = shared_group();
-        v[4] = turns(f);
     }
-    RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(v, 5, MPI_UINT64_T, 0, f->comm), LATTIO_ERR_MPI));
-    *p = (agg_params){.block = v[0], .nodes = v[1], .buffer = v[2], .shared = v[3], .turns = v[4]};
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(v, 4, MPI_UINT64_T, 0, f->comm), LATTIO_ERR_MPI));
+    *p = (agg_params){.block = v[0], .nodes = v[1], .buffer = v[2], .shared = v[3]};
     return LATTIO_OK;
 }
 

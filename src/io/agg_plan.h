@@ -11,7 +11,6 @@
 typedef struct agg_params {
     uint64_t block, nodes, buffer; /* nodes 0: default */
     uint64_t shared;               /* ranks per shared-memory group, 0: no shared windows */
-    uint64_t turns;                /* the aggregators of a group write in turns */
 } agg_params;
 
 /* Collective.  Rank 0's parameters (hints, environment, file system), broadcast. */

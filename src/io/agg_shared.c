@@ -115,7 +115,7 @@ static int window_fits(const struct lattio_agg_cache *c, const agg_plan *p)
 {
     for (int a = 0; a < p->naggs; a++) {
         const int g = c->grank[lattio_agg_rank(p, a)];
-        if (g != MPI_UNDEFINED && AGG_NBUF * lattio_agg_window_need(p, a) > c->cap[g]) return 0;
+        if (g != MPI_UNDEFINED && 2 * lattio_agg_window_need(p, a) > c->cap[g]) return 0;
     }
     return 1;
 }
@@ -128,7 +128,7 @@ static int make_window(struct lattio_agg_cache *c, const agg_plan *p, int me)
     MPI_Info info = MPI_INFO_NULL;
     void *base = NULL;
     free_window(c);
-    MPI_Aint bytes = me >= 0 ? (MPI_Aint)(AGG_NBUF * lattio_agg_window_need(p, me)) : 0;
+    MPI_Aint bytes = me >= 0 ? (MPI_Aint)(2 * lattio_agg_window_need(p, me)) : 0;
     if (MPI_Info_create(&info) == MPI_SUCCESS) MPI_Info_set(info, "alloc_shared_noncontig", "true");
     int rc = MPI_CHECK(MPI_Win_allocate_shared(bytes, 1, info, c->group, &base, &c->win), LATTIO_ERR_MPI);
     if (info != MPI_INFO_NULL) MPI_Info_free(&info);
@@ -146,7 +146,7 @@ static int make_window(struct lattio_agg_cache *c, const agg_plan *p, int me)
     return LATTIO_OK;
 }
 
-/* Local.  The private buffers (two) of an aggregator without peers. */
+/* Local.  The private buffer of an aggregator without peers. */
 static int own_buffer(struct lattio_agg_cache *c, uint64_t need)
 {
     if (need <= c->own_cap) return LATTIO_OK;
@@ -169,7 +169,7 @@ static int locate(const struct lattio_agg_cache *c, const agg_plan *p, int me, a
         sh->half[a] = lattio_agg_window_need(p, a);
         if (a == me && c->peers == 1) sh->at[a] = c->own;
         if (g == MPI_UNDEFINED || c->peers == 1) continue;
-        RETURN_IF(c->cap[g] < AGG_NBUF * sh->half[a], LATTIO_ERR_MPI); /* shared window too small */
+        RETURN_IF(c->cap[g] < 2 * sh->half[a], LATTIO_ERR_MPI); /* shared window too small */
         sh->at[a] = c->seg[g];
     }
     return LATTIO_OK;
@@ -177,13 +177,13 @@ static int locate(const struct lattio_agg_cache *c, const agg_plan *p, int me, a
 
 int lattio_agg_shared_open(lattio_file *f, const agg_plan *p, uint64_t group, int me, agg_shared *sh)
 {
-    *sh = (agg_shared){.win = MPI_WIN_NULL};
+    *sh = (agg_shared){.win = MPI_WIN_NULL, .nbuf = 1};
     struct lattio_agg_cache *c = f->agg_cache;
     if (c && c->key != group) lattio_agg_cache_free(f), c = NULL; /* equal on every rank */
     if (!c) RETURN_IF_ERROR(new_cache(f, group, &c));
     int rc = LATTIO_OK;
     if (c->peers > 1 && !window_fits(c, p)) rc = make_window(c, p, me); /* alike in the group */
-    else if (c->peers == 1 && me >= 0) rc = own_buffer(c, AGG_NBUF * lattio_agg_window_need(p, me));
+    else if (c->peers == 1 && me >= 0) rc = own_buffer(c, lattio_agg_window_need(p, me));
     /* groups may differ in size (some ranks alone): every rank agrees here */
     rc = lattio_agree(f->comm, rc);
     if (rc == LATTIO_OK) rc = lattio_agree(f->comm, locate(c, p, me, sh));
@@ -194,6 +194,7 @@ int lattio_agg_shared_open(lattio_file *f, const agg_plan *p, uint64_t group, in
     }
     sh->win = c->win;
     sh->grank = c->grank;
+    sh->nbuf = c->peers > 1 ? 2 : 1;
     return LATTIO_OK;
 }
 
@@ -201,12 +202,12 @@ void lattio_agg_shared_close(agg_shared *sh)
 {
     lattio_free(sh->at);
     lattio_free(sh->half);
-    *sh = (agg_shared){.win = MPI_WIN_NULL};
+    *sh = (agg_shared){.win = MPI_WIN_NULL, .nbuf = 1};
 }
 
 unsigned char *lattio_agg_shared_buf(const agg_shared *sh, int a, uint64_t r)
 {
-    return sh->at[a] ? sh->at[a] + (r % AGG_NBUF) * sh->half[a] : NULL;
+    return sh->at[a] ? sh->at[a] + (r % (uint64_t)sh->nbuf) * sh->half[a] : NULL;
 }
 
 void lattio_agg_shared_sync(const agg_shared *sh)

@@ -3,9 +3,9 @@
  * place their converted sites straight into the window the aggregator
  * writes (and take them straight from the window it read): no message,
  * no copy.  Ranks outside an aggregator's group send messages as before
- * (aggregate.c).  Every aggregator holds two buffers, used in turn by
- * even and odd rounds, so the next window fills (from peers, messages and
- * the aggregator's own sites) while the aggregator writes this one.
+ * (aggregate.c).  With peers the aggregators hold two buffers, used in
+ * turn by even and odd rounds, so peers fill the next window while the
+ * aggregator writes this one.
  *
  * The file keeps what this costs to make between calls (f->agg_cache):
  * the sharing group (a split of the node's ranks), every rank's place in
@@ -18,12 +18,9 @@
 
 #include "agg_plan.h"
 
-#ifndef AGG_NBUF
-#define AGG_NBUF 3 /* buffers per aggregator */
-#endif
-
 typedef struct agg_shared {
     MPI_Win win;          /* MPI_WIN_NULL: no shared window; the file's */
+    int nbuf;             /* buffers per aggregator: 2 with peers, else 1 */
     unsigned char **at;   /* per aggregator: its buffers when this rank reaches them, else NULL */
     uint64_t *half;       /* per aggregator: bytes per buffer */
     const int *grank;     /* per rank of f: its rank in the group, MPI_UNDEFINED if outside

@@ -12,19 +12,13 @@
  *  - the aggregator itself and the ranks sharing memory with it (by
  *    default the ranks of its node) convert their sites straight into the
  *    window buffer at their file positions (reading: straight out of it),
- *    and tell the aggregator with an empty note; the aggregator has two
- *    buffers, used by even and odd rounds (a note says when a buffer is
- *    free again: writing, the aggregator's "free" after its write;
- *    reading, the peer's "done" after its drain);
+ *    and tell the aggregator with an empty note; with peers the aggregator
+ *    has two buffers, so they fill window r + 1 while it writes window r
+ *    (a note says when a buffer is free again: writing, the aggregator's
+ *    "free" after its write; reading, the peer's "done" after its drain);
  *  - other ranks send their piece as one message (reading: receive it):
  *    the aggregator receives it straight into the window when it is one
  *    file run, else through a scratch area and lattio_agg_runs.
- * Writing runs one round ahead: every rank contributes to round r + 1
- * (posts its receives and sends, places its sites) before the aggregators
- * write window r, so the conversion of the next window overlaps the write
- * of this one on every rank, aggregators included, and the aggregators of
- * a node, whose writes to one file the kernel serialises, take turns at
- * the file instead of converting and then queueing for it together.
  * Pieces are at most 1 GiB (the buffer's limit), so no MPI count
  * overflows.  A window edge may cut a site; writers stage a cut site once
  * and keep it in a small table until every window holding a part of it
@@ -46,7 +40,6 @@
 #define AGG_TAG 0x1a77      /* a piece */
 #define AGG_TAG_DONE 0x1a78 /* a peer placed (writing) or took (reading) its piece */
 #define AGG_TAG_FREE 0x1a79 /* writing: a buffer is free; reading: a window is ready */
-#define AGG_TAG_TURN 0x1a7a /* writing: the next aggregator of a node may write */
 
 /* Sites cut by a window edge: staged once (writing) or collected
  * (reading) in a slot until all their bytes have gone or come. */
@@ -64,23 +57,12 @@ typedef struct agg {
     uint64_t *boxes;           /* lo[ndims], count[ndims] of every rank */
     lattio_layout other;       /* scratch: another rank's box */
     agg_shared sh;             /* window buffers */
-    /* Per slot (writing: rounds r and r + 1 are in flight together, slot
-     * r % 2; reading: one slot): */
-    unsigned char *scratch[2], *packed[2]; /* others' multi-run pieces; this rank's pieces */
-    MPI_Request *reqs[2];                  /* a round's transfers */
-    int nreqs[2];
-    uint64_t *inbox[2];  /* a round's notes received, by sender */
-    uint64_t done[2];    /* the value of this rank's notes of a round in flight */
-    unsigned char *site; /* a cut site */
+    unsigned char *scratch, *packed, *site; /* others' multi-run pieces; this rank's pieces; a cut site */
     uint64_t packed_cap;
-    MPI_Request *notes; /* the aggregator's notes of the last round */
-    uint64_t freed;     /* their value */
+    MPI_Request *reqs, *notes; /* a round's transfers; the aggregator's notes of the last round */
+    uint64_t *inbox;           /* a round's notes received, by sender */
+    uint64_t outbox[2];        /* the value of the notes in flight: [0] this round's, [1] the aggregator's */
     int nnotes;
-    /* Writing in turns (an aggregator with others in its group): */
-    int turn_prev, turn_next;  /* the group's aggregators before and after this one, -1: no turns */
-    int turn_first, turn_last; /* this one writes first / last in a round */
-    uint64_t turn_out;         /* the value of the turn note in flight */
-    MPI_Request turn_req;
     cut_site *cuts;
     int ncuts;
     int io_rc; /* first error of this rank */
@@ -144,11 +126,11 @@ static int notify_peers(agg *g, uint64_t r, uint64_t v, int tag)
 {
     if (g->nnotes) RETURN_IF_ERROR(MPI_CHECK(MPI_Waitall(g->nnotes, g->notes, MPI_STATUSES_IGNORE), LATTIO_ERR_MPI));
     g->nnotes = 0;
-    g->freed = v;
+    g->outbox[1] = v;
     for (int q = 0; r < g->p.rounds && q < g->f->size; q++) {
         uint64_t lo, hi, p0, p1;
         if (q == g->f->rank || !is_peer(g, q) || !piece_of(g, q, g->me, r, &lo, &hi, &p0, &p1)) continue;
-        RETURN_IF_ERROR(send_note(g, q, tag, &g->freed, &g->notes[g->nnotes++]));
+        RETURN_IF_ERROR(send_note(g, q, tag, &g->outbox[1], &g->notes[g->nnotes++]));
     }
     return LATTIO_OK;
 }
@@ -157,10 +139,10 @@ static int notify_peers(agg *g, uint64_t r, uint64_t v, int tag)
  * a piece of window r - 2 is done with the buffer. */
 static int wait_peers(agg *g, uint64_t r)
 {
-    for (int q = 0; r >= AGG_NBUF && q < g->f->size; q++) {
+    for (int q = 0; r >= 2 && q < g->f->size; q++) {
         uint64_t lo, hi, p0, p1;
-        if (q == g->f->rank || !is_peer(g, q) || !piece_of(g, q, g->me, r - AGG_NBUF, &lo, &hi, &p0, &p1)) continue;
-        RETURN_IF_ERROR(wait_note(g, q, AGG_TAG_DONE, r - AGG_NBUF));
+        if (q == g->f->rank || !is_peer(g, q) || !piece_of(g, q, g->me, r - 2, &lo, &hi, &p0, &p1)) continue;
+        RETURN_IF_ERROR(wait_note(g, q, AGG_TAG_DONE, r - 2));
     }
     return LATTIO_OK;
 }
@@ -201,34 +183,24 @@ static int check_windows(agg *g)
     return LATTIO_OK;
 }
 
-/* The slot of round r: writing, rounds r and r + 1 are in flight together. */
-static int slot(const agg *g, uint64_t r) { return g->writing ? (int)(r & 1) : 0; }
-
-/* Local: buffers once the shared windows are known (writing, two slots). */
+/* Local: buffers once the shared windows are known. */
 static int allocate(agg *g)
 {
-    int size = g->f->size, remote = 0, nslots = g->writing ? 2 : 1;
+    int size = g->f->size, remote = 0;
     for (int q = 0; q < size; q++) remote |= !is_peer(g, q);
     uint64_t w = g->me >= 0 && remote ? lattio_agg_window_need(&g->p, g->me) : 0, sb = g->l->site_bytes;
     g->packed_cap = g->identity ? 0 : packed_need(g);
-    size_t nreq = (size_t)size + (size_t)g->p.naggs;
-    unsigned char *scratch = w ? lattio_malloc((size_t)w * (size_t)nslots) : NULL;
-    unsigned char *packed = g->packed_cap ? lattio_malloc((size_t)g->packed_cap * (size_t)nslots) : NULL;
-    MPI_Request *reqs = lattio_malloc(nreq * (size_t)nslots * sizeof *reqs);
-    uint64_t *inbox = lattio_malloc((size_t)size * (size_t)nslots * sizeof *inbox);
-    for (int k = 0; k < nslots; k++) {
-        g->scratch[k] = scratch ? scratch + (size_t)k * w : NULL;
-        g->packed[k] = packed ? packed + (size_t)k * g->packed_cap : NULL;
-        g->reqs[k] = reqs ? reqs + (size_t)k * nreq : NULL;
-        g->inbox[k] = inbox ? inbox + (size_t)k * (size_t)size : NULL;
-    }
+    g->scratch = w ? lattio_malloc((size_t)w) : NULL;
+    g->packed = g->packed_cap ? lattio_malloc((size_t)g->packed_cap) : NULL;
+    g->reqs = lattio_malloc(((size_t)size + (size_t)g->p.naggs) * sizeof *g->reqs);
     g->notes = lattio_malloc((size_t)size * sizeof *g->notes);
+    g->inbox = lattio_malloc((size_t)size * sizeof *g->inbox);
     g->ncuts = 2 * g->p.naggs + 2;
     g->cuts = !g->identity ? lattio_calloc((size_t)g->ncuts, sizeof *g->cuts) : NULL;
     unsigned char *cutbytes = g->cuts ? lattio_malloc((size_t)(g->ncuts + 1) * sb) : NULL;
     for (int i = 0; cutbytes && i < g->ncuts; i++) g->cuts[i].bytes = cutbytes + (size_t)i * sb;
     if (cutbytes) g->site = cutbytes + (size_t)g->ncuts * sb;
-    int rc = (w && !scratch) || (g->packed_cap && !packed) || !reqs || !g->notes || !inbox ||
+    int rc = (w && !g->scratch) || (g->packed_cap && !g->packed) || !g->reqs || !g->notes || !g->inbox ||
                      (!g->identity && (!g->cuts || !cutbytes))
                  ? LATTIO_FAIL(LATTIO_ERR_NOMEM, "aggregate buffers")
                  : LATTIO_OK;
@@ -257,16 +229,15 @@ static int setup(agg *g, uint64_t shared)
 
 static void teardown(agg *g)
 {
-    if (g->turn_req != MPI_REQUEST_NULL) MPI_Wait(&g->turn_req, MPI_STATUS_IGNORE);
     if (g->nnotes) MPI_Waitall(g->nnotes, g->notes, MPI_STATUSES_IGNORE);
     lattio_agg_shared_close(&g->sh);
     if (g->cuts) lattio_free(g->cuts[0].bytes);
     lattio_free(g->cuts);
-    lattio_free(g->inbox[0]);
+    lattio_free(g->inbox);
     lattio_free(g->notes);
-    lattio_free(g->reqs[0]);
-    lattio_free(g->packed[0]);
-    lattio_free(g->scratch[0]);
+    lattio_free(g->reqs);
+    lattio_free(g->packed);
+    lattio_free(g->scratch);
     lattio_free(g->boxes);
 }
 
@@ -400,33 +371,25 @@ static int copy_run(void *ctx, uint64_t a, uint64_t b, unsigned char *at)
 
 /* --- one round ----------------------------------------------------------- */
 
-/* The next request of round r's slot. */
-static MPI_Request *next_req(agg *g, uint64_t r)
-{
-    const int k = slot(g, r);
-    return &g->reqs[k][g->nreqs[k]++];
-}
-
 /* This rank's side of round r with aggregators it does not reach in
  * memory: post a send (writing) or receive (reading) of its piece. */
-static int post_remote(agg *g, uint64_t r)
+static int post_remote(agg *g, uint64_t r, int *n)
 {
     uint64_t off = 0, sb = g->l->site_bytes;
-    unsigned char *packed = g->packed[slot(g, r)];
     for (int a = 0; a < g->p.naggs; a++) {
         uint64_t lo, hi, p0, p1;
         if (local_buf(g, a, r) || !piece_of(g, g->f->rank, a, r, &lo, &hi, &p0, &p1)) continue;
         unsigned char *buf = g->identity ? g->s->direct + p0 : NULL;
         if (!g->identity) {
-            buf = packed + off + p0 % sb;
+            buf = g->packed + off + p0 % sb;
             lattio_prof_phase(g->f, LATTIO_PHASE_PACK);
-            if (g->writing && g->io_rc == LATTIO_OK) note(g, gather(g, p0, p1, packed + off));
+            if (g->writing && g->io_rc == LATTIO_OK) note(g, gather(g, p0, p1, g->packed + off));
             off += ((p1 + sb - 1) / sb - p0 / sb) * sb;
         }
         lattio_prof_phase(g->f, LATTIO_PHASE_EXCHANGE);
         int dest = lattio_agg_rank(&g->p, a);
-        int rc = g->writing ? MPI_Isend(buf, (int)(p1 - p0), MPI_BYTE, dest, AGG_TAG, g->f->comm, next_req(g, r))
-                            : MPI_Irecv(buf, (int)(p1 - p0), MPI_BYTE, dest, AGG_TAG, g->f->comm, next_req(g, r));
+        int rc = g->writing ? MPI_Isend(buf, (int)(p1 - p0), MPI_BYTE, dest, AGG_TAG, g->f->comm, &g->reqs[(*n)++])
+                            : MPI_Irecv(buf, (int)(p1 - p0), MPI_BYTE, dest, AGG_TAG, g->f->comm, &g->reqs[(*n)++]);
         RETURN_IF_ERROR(MPI_CHECK(rc, LATTIO_ERR_MPI));
     }
     return LATTIO_OK;
@@ -440,7 +403,7 @@ static void unpack_remote(agg *g, uint64_t r)
     for (int a = 0; a < g->p.naggs && !g->identity; a++) {
         uint64_t lo, hi, p0, p1;
         if (local_buf(g, a, r) || !piece_of(g, g->f->rank, a, r, &lo, &hi, &p0, &p1)) continue;
-        if (g->io_rc == LATTIO_OK) note(g, deliver(g, p0, p1, g->packed[0] + off + p0 % sb));
+        if (g->io_rc == LATTIO_OK) note(g, deliver(g, p0, p1, g->packed + off + p0 % sb));
         off += ((p1 + sb - 1) / sb - p0 / sb) * sb;
     }
 }
@@ -449,22 +412,22 @@ static void unpack_remote(agg *g, uint64_t r)
  * writing, wait until the buffer is free, place the piece, note it;
  * reading, wait until the window was read, take the piece, note it when
  * the buffer is needed again.  The aggregator itself needs no note. */
-static int place_local(agg *g, uint64_t r)
+static int place_local(agg *g, uint64_t r, int *n)
 {
     for (int a = 0; a < g->p.naggs; a++) {
         uint64_t lo, hi, p0, p1;
         unsigned char *buf = local_buf(g, a, r);
         if (!buf || !piece_of(g, g->f->rank, a, r, &lo, &hi, &p0, &p1)) continue;
         const int other = a != g->me, q = lattio_agg_rank(&g->p, a);
-        if (other && (g->writing ? r >= AGG_NBUF : 1)) RETURN_IF_ERROR(wait_note(g, q, AGG_TAG_FREE, r));
+        if (other && (g->writing ? r >= 2 : 1)) RETURN_IF_ERROR(wait_note(g, q, AGG_TAG_FREE, r));
         lattio_prof_phase(g->f, LATTIO_PHASE_PACK);
         if (g->io_rc == LATTIO_OK)
             note(g, lattio_agg_runs(&g->p, g->l, p0, p1, buf, lo, hi, g->writing ? fill_run : drain_run, g));
-        g->done[slot(g, r)] = r;
+        g->outbox[0] = r;
         uint64_t l2, h2;
-        lattio_agg_window(&g->p, a, r + AGG_NBUF, &l2, &h2); /* reading: the buffer is read into again */
+        lattio_agg_window(&g->p, a, r + 2, &l2, &h2); /* reading: the buffer is read into again */
         if (other && (g->writing || h2 > l2))
-            RETURN_IF_ERROR(send_note(g, q, AGG_TAG_DONE, &g->done[slot(g, r)], next_req(g, r)));
+            RETURN_IF_ERROR(send_note(g, q, AGG_TAG_DONE, &g->outbox[0], &g->reqs[(*n)++]));
     }
     return LATTIO_OK;
 }
@@ -474,10 +437,9 @@ static int place_local(agg *g, uint64_t r)
  * reach the window in memory, straight into / from its place when it is
  * one file run, else through scratch; writing, a receive of the note of
  * every peer with a piece. */
-static int post_window(agg *g, uint64_t r, unsigned char *win, uint64_t lo, uint64_t hi)
+static int post_window(agg *g, uint64_t r, unsigned char *win, uint64_t lo, uint64_t hi, int *n)
 {
     uint64_t off = 0;
-    const int k = slot(g, r);
     for (int q = 0; q < g->f->size; q++) {
         uint64_t p0, p1, at = 0;
         const lattio_layout *b = box_of(g, q);
@@ -486,19 +448,19 @@ static int post_window(agg *g, uint64_t r, unsigned char *win, uint64_t lo, uint
         lattio_prof_phase(g->f, LATTIO_PHASE_EXCHANGE);
         if (is_peer(g, q)) {
             if (g->writing)
-                RETURN_IF_ERROR(MPI_CHECK(MPI_Irecv(&g->inbox[k][q], 1, MPI_UINT64_T, q, AGG_TAG_DONE, g->f->comm,
-                                                    next_req(g, r)), LATTIO_ERR_MPI));
+                RETURN_IF_ERROR(MPI_CHECK(MPI_Irecv(&g->inbox[q], 1, MPI_UINT64_T, q, AGG_TAG_DONE, g->f->comm,
+                                                    &g->reqs[(*n)++]), LATTIO_ERR_MPI));
             continue;
         }
         int one = lattio_agg_single_run(&g->p, b, p0, p1, lo, hi, &at);
-        unsigned char *buf = one ? win + (at - lo) : g->scratch[k] + off;
+        unsigned char *buf = one ? win + (at - lo) : g->scratch + off;
         if (!one) off += p1 - p0;
         lattio_prof_phase(g->f, LATTIO_PHASE_PACK);
         copy_ctx c = {p0, buf, 0};
         if (!one && !g->writing) note(g, lattio_agg_runs(&g->p, b, p0, p1, win, lo, hi, copy_run, &c));
         lattio_prof_phase(g->f, LATTIO_PHASE_EXCHANGE);
-        int rc = g->writing ? MPI_Irecv(buf, (int)(p1 - p0), MPI_BYTE, q, AGG_TAG, g->f->comm, next_req(g, r))
-                            : MPI_Isend(buf, (int)(p1 - p0), MPI_BYTE, q, AGG_TAG, g->f->comm, next_req(g, r));
+        int rc = g->writing ? MPI_Irecv(buf, (int)(p1 - p0), MPI_BYTE, q, AGG_TAG, g->f->comm, &g->reqs[(*n)++])
+                            : MPI_Isend(buf, (int)(p1 - p0), MPI_BYTE, q, AGG_TAG, g->f->comm, &g->reqs[(*n)++]);
         RETURN_IF_ERROR(MPI_CHECK(rc, LATTIO_ERR_MPI));
     }
     return LATTIO_OK;
@@ -510,113 +472,54 @@ static int place_scratch(agg *g, uint64_t r, unsigned char *win, uint64_t lo, ui
 {
     lattio_prof_phase(g->f, LATTIO_PHASE_PACK);
     uint64_t off = 0;
-    const int k = slot(g, r);
     for (int q = 0; q < g->f->size; q++) {
         uint64_t p0, p1, at = 0;
         const lattio_layout *b = box_of(g, q);
         lattio_agg_piece(&g->p, b, lo, hi, &p0, &p1);
         if (p1 <= p0 || q == g->f->rank) continue;
-        RETURN_IF(is_peer(g, q) && g->inbox[k][q] != r, LATTIO_ERR_MPI); /* notes out of order: a bug */
+        RETURN_IF(is_peer(g, q) && g->inbox[q] != r, LATTIO_ERR_MPI); /* notes out of order: a bug */
         if (is_peer(g, q) || lattio_agg_single_run(&g->p, b, p0, p1, lo, hi, &at)) continue;
-        copy_ctx c = {p0, g->scratch[k] + off, 1};
+        copy_ctx c = {p0, g->scratch + off, 1};
         RETURN_IF_ERROR(lattio_agg_runs(&g->p, b, p0, p1, win, lo, hi, copy_run, &c));
         off += p1 - p0;
     }
     return LATTIO_OK;
 }
 
-/* Round r's transfers complete. */
-static int wait_all(agg *g, uint64_t r)
+static int wait_all(agg *g, int n)
 {
-    const int k = slot(g, r), n = g->nreqs[k];
     lattio_prof_phase(g->f, LATTIO_PHASE_EXCHANGE);
-    g->nreqs[k] = 0;
-    int rc = n ? MPI_CHECK(MPI_Waitall(n, g->reqs[k], MPI_STATUSES_IGNORE), LATTIO_ERR_MPI) : LATTIO_OK;
+    int rc = n ? MPI_CHECK(MPI_Waitall(n, g->reqs, MPI_STATUSES_IGNORE), LATTIO_ERR_MPI) : LATTIO_OK;
     lattio_agg_shared_sync(&g->sh);
     return rc;
 }
 
-/* Writing, round r: this rank's contributions posted (receives first) or
- * placed.  It runs one round ahead of complete_write, so an aggregator
- * converts its sites of window r + 1 before it writes window r and the
- * ranks of a node take turns at the file instead of queueing for it. */
-static int contribute(agg *g, uint64_t r)
+/* Collective.  Round r of a write. */
+static int write_round(agg *g, uint64_t r)
 {
     uint64_t lo = 0, hi = 0;
-    if (g->me >= 0) lattio_agg_window(&g->p, g->me, r, &lo, &hi);
-    if (hi > lo) RETURN_IF_ERROR(post_window(g, r, local_buf(g, g->me, r), lo, hi));
-    RETURN_IF_ERROR(post_remote(g, r));
-    return place_local(g, r);
-}
-
-/* --- turns: the aggregators of a group write one after another ---------- */
-
-/* Local.  The ring of turns: the aggregators of this one's sharing group,
- * in aggregator order, when there are two or more and `on`. */
-static void plan_turns(agg *g, int on)
-{
-    int first = -1, last = -1, prev = -1, next = -1;
-    g->turn_prev = g->turn_next = -1;
-    g->turn_req = MPI_REQUEST_NULL;
-    for (int a = 0; on && g->me >= 0 && a < g->p.naggs; a++) {
-        const int q = lattio_agg_rank(&g->p, a);
-        if (!is_peer(g, q)) continue;
-        if (first < 0) first = q;
-        last = q;
-        if (a < g->me) prev = q;
-        if (a > g->me && next < 0) next = q;
-    }
-    if (first == last) return; /* alone in its group, or no turns */
-    g->turn_first = first == g->f->rank;
-    g->turn_last = last == g->f->rank;
-    g->turn_prev = prev >= 0 ? prev : last;
-    g->turn_next = next >= 0 ? next : first;
-}
-
-/* Round r: the previous aggregator of the ring wrote its window r (the
- * first one waits for the last one's window r - 1). */
-static int turn_wait(agg *g, uint64_t r)
-{
-    if (g->turn_prev < 0 || (g->turn_first && r == 0)) return LATTIO_OK;
-    return wait_note(g, g->turn_prev, AGG_TAG_TURN, g->turn_first ? r - 1 : r);
-}
-
-/* Round r: this aggregator wrote; the next one's turn (none after the
- * last window of the call). */
-static int turn_pass(agg *g, uint64_t r)
-{
-    if (g->turn_next < 0 || (g->turn_last && r + 1 == g->p.rounds)) return LATTIO_OK;
-    if (g->turn_req != MPI_REQUEST_NULL)
-        RETURN_IF_ERROR(MPI_CHECK(MPI_Wait(&g->turn_req, MPI_STATUS_IGNORE), LATTIO_ERR_MPI));
-    g->turn_out = r;
-    return send_note(g, g->turn_next, AGG_TAG_TURN, &g->turn_out, &g->turn_req);
-}
-
-/* Collective.  Round r of a write completed: transfers waited for, the
- * window written in this aggregator's turn, its buffer given back for
- * round r + AGG_NBUF. */
-static int complete_write(agg *g, uint64_t r)
-{
-    uint64_t lo = 0, hi = 0;
+    int n = 0;
     unsigned char *win = g->me >= 0 ? local_buf(g, g->me, r) : NULL;
     if (g->me >= 0) lattio_agg_window(&g->p, g->me, r, &lo, &hi);
-    RETURN_IF_ERROR(wait_all(g, r));
-    if (g->me < 0) return LATTIO_OK;
-    if (g->io_rc == LATTIO_OK && hi > lo) note(g, place_scratch(g, r, win, lo, hi));
-    RETURN_IF_ERROR(turn_wait(g, r));
+    if (hi > lo) RETURN_IF_ERROR(post_window(g, r, win, lo, hi, &n)); /* receives first */
+    RETURN_IF_ERROR(post_remote(g, r, &n));
+    RETURN_IF_ERROR(place_local(g, r, &n));
+    RETURN_IF_ERROR(wait_all(g, n));
+    if (hi <= lo) return LATTIO_OK;
+    if (g->io_rc == LATTIO_OK) note(g, place_scratch(g, r, win, lo, hi));
     lattio_prof_phase(g->f, LATTIO_PHASE_IO);
-    if (g->io_rc == LATTIO_OK && hi > lo) note(g, lattio_write_at(g->f, lo, win, hi - lo));
+    if (g->io_rc == LATTIO_OK) note(g, lattio_write_at(g->f, lo, win, hi - lo));
     lattio_prof_phase(g->f, LATTIO_PHASE_EXCHANGE);
-    RETURN_IF_ERROR(turn_pass(g, r));
-    return notify_peers(g, r + AGG_NBUF, r + AGG_NBUF, AGG_TAG_FREE); /* this buffer is free again */
+    return notify_peers(g, r + 2, r + 2, AGG_TAG_FREE); /* this buffer is free for round r + 2 */
 }
 
 /* Collective.  Round r of a read. */
 static int read_round(agg *g, uint64_t r)
 {
     uint64_t lo = 0, hi = 0;
+    int n = 0;
     unsigned char *win = g->me >= 0 ? local_buf(g, g->me, r) : NULL;
-    RETURN_IF_ERROR(post_remote(g, r)); /* receives first */
+    RETURN_IF_ERROR(post_remote(g, r, &n)); /* receives first */
     if (g->me >= 0) lattio_agg_window(&g->p, g->me, r, &lo, &hi);
     if (hi > lo) {
         RETURN_IF_ERROR(wait_peers(g, r)); /* this buffer's last window was taken */
@@ -624,10 +527,10 @@ static int read_round(agg *g, uint64_t r)
         if (g->io_rc == LATTIO_OK) note(g, lattio_read_at(g->f, lo, win, hi - lo));
         lattio_prof_phase(g->f, LATTIO_PHASE_EXCHANGE);
         RETURN_IF_ERROR(notify_peers(g, r, r, AGG_TAG_FREE)); /* window r is ready */
-        RETURN_IF_ERROR(post_window(g, r, win, lo, hi));
+        RETURN_IF_ERROR(post_window(g, r, win, lo, hi, &n));
     }
-    RETURN_IF_ERROR(place_local(g, r));
-    RETURN_IF_ERROR(wait_all(g, r));
+    RETURN_IF_ERROR(place_local(g, r, &n));
+    RETURN_IF_ERROR(wait_all(g, n));
     unpack_remote(g, r);
     return LATTIO_OK;
 }
@@ -639,8 +542,7 @@ static int aggregate_move(lattio_move *m, int writing, uint64_t naggs)
 {
     lattio_file *f = m->f;
     const lattio_layout *l = m->l;
-    agg g = {.f = f, .l = l, .writing = writing, .s = m->s, .me = -1, .turn_prev = -1, .turn_next = -1,
-             .turn_req = MPI_REQUEST_NULL};
+    agg g = {.f = f, .l = l, .writing = writing, .s = m->s, .me = -1};
     agg_params par;
     uint64_t bytes = lattio_layout_global_sites(l) * l->site_bytes;
     RETURN_IF(m->base > (uint64_t)LLONG_MAX - bytes, LATTIO_ERR_OVERFLOW); /* equal on every rank */
@@ -659,12 +561,8 @@ static int aggregate_move(lattio_move *m, int writing, uint64_t naggs)
                      (unsigned long long)par.shared);
     m->rounds = g.p.rounds;
     int rc = setup(&g, par.shared);
-    plan_turns(&g, rc == LATTIO_OK && writing && par.turns);
-    if (rc == LATTIO_OK && writing && g.p.rounds) rc = contribute(&g, 0);
-    for (uint64_t r = 0; rc == LATTIO_OK && r < g.p.rounds; r++) {
-        if (writing && r + 1 < g.p.rounds) rc = contribute(&g, r + 1);
-        if (rc == LATTIO_OK) rc = writing ? complete_write(&g, r) : read_round(&g, r);
-    }
+    for (uint64_t r = 0; rc == LATTIO_OK && r < g.p.rounds; r++)
+        rc = writing ? write_round(&g, r) : read_round(&g, r);
     for (int i = 0; rc == LATTIO_OK && g.io_rc == LATTIO_OK && !writing && g.cuts && i < g.ncuts; i++)
         if (g.cuts[i].got) g.io_rc = LATTIO_FAIL(LATTIO_ERR_LAYOUT, "site incomplete");
     teardown(&g);

@@ -68,11 +68,6 @@ uint64_t lattio_file_alignment(const lattio_file *f, uint64_t striping_unit)
     return lattio_fs_alignment(&fs, striping_unit);
 }
 
-int lattio_file_serialises_writes(const lattio_file *f)
-{
-    return f->fs_kind != LATTIO_FS_LUSTRE && f->fs_kind != LATTIO_FS_GPFS;
-}
-
 /* Independent write calls on a local file system: the size of a call sets
  * the order of the page-cache folios it allocates (Linux >= 6.x, ext4/xfs
  * large folios), and on the development VM folios of 512 KiB and more,

@@ -194,11 +194,6 @@ void lattio_agg_cache_free(lattio_file *f);
 /* Local.  The default file-domain alignment of f for two-phase I/O (see
  * lattio_fs_alignment), given the striping_unit hint (0: none). */
 uint64_t lattio_file_alignment(const lattio_file *f, uint64_t striping_unit);
-/* Local.  Whether the kernel serialises buffered writes to f (the inode
- * lock of page-cache file systems: local ones, tmpfs, NFS; not Lustre's
- * range locks nor GPFS), so writers of one node gain nothing by writing
- * at once. */
-int lattio_file_serialises_writes(const lattio_file *f);
 
 /* Local.  1 when the MPI library is known to corrupt collective writes
  * (Open MPI with the OMPIO component) and LATTIO_TRUST_COLLECTIVE is not 1. */
