@@ -44,6 +44,7 @@ static const char *names[NC] = {"posix write", "plain write", "field write", "le
                                 "mpi write",  "mpi read"};
 static int rank_, size_;
 static uint64_t c_bytes; /* the file's bytes, for fresh() */
+static const char *const files[] = {"posix.bin", "mpi.bin", "plain.lime", "field.lime", "lemon.bin"};
 
 static void die(int rc, const char *what)
 {
@@ -427,6 +428,9 @@ int main(int argc, char **argv)
     free(c.local);
     free(c.be);
     free(c.image);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank_ == 0) /* nothing left behind: five files of the field's size */
+        for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) unlink(files[i]);
     MPI_Finalize();
     return 0;
 }

@@ -251,6 +251,11 @@ int main(int argc, char **argv)
     free(local);
     free(back);
     free(image);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank_ == 0) { /* nothing left behind: four files of the field's size */
+        static const char *const files[] = {"posix.bin", "f.lime", "f.h5", "p.h5"};
+        for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) unlink(files[i]);
+    }
     MPI_Finalize();
     return 0;
 }

@@ -4,7 +4,7 @@
  * removes the file and calls sync(), untimed.  Prints each write's time
  * (open to close, max over ranks) and its phases (rank 0's profile).
  *   mpirun -np P nb_write [REPS]
- * Writes nb_write.lime in the working directory. */
+ * Writes nb_write.lime in the working directory and removes it at the end. */
 #define _DEFAULT_SOURCE 1 /* sync() */
 #include "lattio.h"
 
@@ -77,6 +77,8 @@ int main(int argc, char **argv)
     for (int r = 0; r < 2 * reps; r++) sum[r % 2] += one_write(&l, buf, L * L * L * T * 576, r % 2, rank);
     if (rank == 0) printf("mean: write %.3f s, iwrite+wait %.3f s\n", sum[0] / reps, sum[1] / reps);
     free(buf);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) unlink("nb_write.lime"); /* nothing left behind */
     MPI_Finalize();
     return 0;
 }

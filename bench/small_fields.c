@@ -6,13 +6,15 @@
  * aggregate strategy, whose sharing group and window buffers the file keeps
  * between calls.
  *   mpirun -np P small_fields [L [N [split]]]     split: x (default) or 4d
- * Writes small_fields.lime in the working directory. */
+ * Writes small_fields.lime in the working directory and removes it at the end. */
+#define _DEFAULT_SOURCE 1 /* unlink() */
 #include "lattio.h"
 
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void die(int rc, const char *what)
 {
@@ -85,6 +87,8 @@ int main(int argc, char **argv)
     }
     die(lattio_close(f), "close");
     free(local);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) unlink("small_fields.lime"); /* nothing left behind */
     MPI_Finalize();
     return 0;
 }

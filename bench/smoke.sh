@@ -34,6 +34,16 @@ if [ -x "$BUILD/bin/h5_bench" ]; then
         { cat "$S/h5.txt" >&2; echo "bench smoke: h5.sh failed" >&2; exit 1; }
     grep -q "ratios: h5/lime write" "$S/h5.txt" || { echo "bench smoke: h5.sh printed no ratios" >&2; exit 1; }
 fi
+# the benchmark programs run by hand leave nothing in their working directory
+BIN=$(cd "$BUILD/bin" && pwd)
+mkdir "$S/left"
+for prog in "floor_bench 4 8 x 1 0" "small_fields 4 2 x" "h5_bench 4 8 xy 1 0"; do
+    [ -x "$BIN/${prog%% *}" ] || continue
+    # shellcheck disable=SC2086
+    (cd "$S/left" && mpirun $FLAGS -np 2 "$BIN/${prog%% *}" ${prog#* } > /dev/null 2>&1) ||
+        { echo "bench smoke: $prog failed" >&2; exit 1; }
+    [ -z "$(ls -A "$S/left")" ] || { echo "bench smoke: $prog left $(ls "$S/left")" >&2; exit 1; }
+done
 # py_load.py (the Python package against NumPy) when make python installed it
 if "$BUILD/pyenv/bin/python3" -c 'import lattio' 2>/dev/null; then
     "$BUILD/pyenv/bin/python3" "$HERE/py_load.py" --dims 4,4,4,8 --reps 1 --dir "$S" > "$S/py.txt" 2>&1 ||
