@@ -51,7 +51,7 @@ if "$BUILD/pyenv/bin/python3" -c 'import lattio' 2>/dev/null; then
     grep -q "ratio load/fromfile" "$S/py.txt" || { echo "bench smoke: py_load.py printed no ratios" >&2; exit 1; }
 fi
 # page_reuse (the machine's page-cache behaviour behind the write baselines)
-PR=$(cd "$BUILD/bin" && pwd)/page_reuse
+PR=$BIN/page_reuse
 (cd "$S" && "$PR" 4 0 1 > page_reuse.txt) && grep -q "ratio rested/reuse" "$S/page_reuse.txt" ||
     { echo "bench smoke: page_reuse failed" >&2; exit 1; }
 for py in python3 /usr/bin/python3; do
