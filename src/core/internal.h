@@ -202,6 +202,14 @@ typedef struct lattio_slab_plan {
 void lattio_slab_plan_make(lattio_slab_plan *p, const lattio_layout *l, uint64_t budget);
 /* Chunk q's sites [*first, *first + *n) (q beyond the last: n = 0). */
 void lattio_slab_chunk(const lattio_slab_plan *p, uint64_t q, uint64_t *first, uint64_t *n);
+/* The runs of this rank's sites [first, first + n) (lattio_layout_runs),
+ * handed to fn in batches of at most `max` runs computed into `scratch`:
+ * fn(ctx, k0, k, runs, nruns) for sites [k0, k0 + k), the runs' packed
+ * offsets relative to site k0.  Stops at fn's first failure. */
+typedef int (*lattio_runs_fn)(void *ctx, uint64_t first, uint64_t n, const lattio_run *runs,
+                              size_t nruns);
+int lattio_layout_runs_each(const lattio_layout *l, uint64_t first, uint64_t n, lattio_run *scratch,
+                            size_t max, lattio_runs_fn fn, void *ctx);
 /* Global file rank of this rank's site s (file-order numbering, s below
  * the local site count); sites of one row (the fastest file dimension's
  * local extent, lattio_layout_row_sites) have consecutive ranks. */

@@ -1,6 +1,7 @@
 /* slab.c -- MPI-free geometry of the staging rounds: a rank's box cut into
- * slabs (contiguous ranges of its sites in file order that are boxes), and
- * the global file rank of a rank's n-th site. */
+ * slabs (contiguous ranges of its sites in file order that are boxes), the
+ * walk over their file runs in batches, and the global file rank of a
+ * rank's n-th site. */
 #include "internal.h"
 
 #include <string.h>
@@ -68,4 +69,26 @@ void lattio_layout_packed_view(lattio_layout *out, const lattio_layout *l, size_
     memset(out->halo_hi, 0, sizeof out->halo_hi);
     memcpy(out->mem_order, l->file_order, sizeof out->mem_order);
     out->site_bytes = site_bytes;
+}
+
+int lattio_layout_runs_each(const lattio_layout *l, uint64_t first, uint64_t n, lattio_run *scratch,
+                            size_t max, lattio_runs_fn fn, void *ctx)
+{
+    RETURN_IF(max == 0, LATTIO_ERR_ARG);
+    while (n > 0) {
+        uint64_t k = n;
+        size_t nruns = 0;
+        RETURN_IF_ERROR(lattio_layout_runs(l, first, k, scratch, max, &nruns));
+        while (nruns > max) { /* too many runs: take fewer sites at a time */
+            const uint64_t fewer = k / nruns * max;
+            k = fewer ? fewer : 1;
+            RETURN_IF_ERROR(lattio_layout_runs(l, first, k, scratch, max, &nruns));
+        }
+        const uint64_t origin = scratch[0].packed_offset;
+        for (size_t i = 0; i < nruns; i++) scratch[i].packed_offset -= origin;
+        RETURN_IF_ERROR(fn(ctx, first, k, scratch, nruns));
+        first += k;
+        n -= k;
+    }
+    return LATTIO_OK;
 }

@@ -30,34 +30,32 @@ static int read_run(lattio_file *f, uint64_t off, const unsigned char *buf, cons
     return lattio_read_at(f, off + r->file_offset, (unsigned char *)buf + r->packed_offset, r->bytes);
 }
 
+typedef struct runs_call {
+    lattio_move *m;
+    const unsigned char *buf; /* packed bytes of the walk's first site */
+    uint64_t first;           /* that site */
+    run_fn fn;
+} runs_call;
+
+static int transfer_batch(void *ctx, uint64_t first, uint64_t n, const lattio_run *runs, size_t nruns)
+{
+    (void)n;
+    const runs_call *c = ctx;
+    const unsigned char *buf = c->buf + (first - c->first) * c->m->l->site_bytes;
+    lattio_prof_phase(c->m->f, LATTIO_PHASE_IO);
+    for (size_t i = 0; i < nruns; i++) RETURN_IF_ERROR(c->fn(c->m->f, c->m->base, buf, &runs[i]));
+    lattio_prof_phase(c->m->f, LATTIO_PHASE_SETUP);
+    return LATTIO_OK;
+}
+
 /* Local: the runs of sites [first, first + n) between `buf` (their packed
  * bytes) and the file. */
 static int transfer_runs(lattio_move *m, uint64_t first, uint64_t n, const unsigned char *buf, run_fn fn)
 {
-    const lattio_layout *l = m->l;
     lattio_run runs[IND_RUNS];
-    size_t nruns = 0;
-    while (n > 0) {
-        uint64_t k = n;
-        lattio_prof_phase(m->f, LATTIO_PHASE_SETUP);
-        RETURN_IF_ERROR(lattio_layout_runs(l, first, k, runs, IND_RUNS, &nruns));
-        while (nruns > IND_RUNS) { /* too many runs: take fewer sites at a time */
-            const uint64_t fewer = k / nruns * IND_RUNS;
-            k = fewer ? fewer : 1;
-            RETURN_IF_ERROR(lattio_layout_runs(l, first, k, runs, IND_RUNS, &nruns));
-        }
-        const uint64_t origin = runs[0].packed_offset;
-        lattio_prof_phase(m->f, LATTIO_PHASE_IO);
-        for (size_t i = 0; i < nruns; i++) {
-            lattio_run r = runs[i];
-            r.packed_offset -= origin;
-            RETURN_IF_ERROR(fn(m->f, m->base, buf, &r));
-        }
-        buf += k * l->site_bytes;
-        first += k;
-        n -= k;
-    }
-    return LATTIO_OK;
+    runs_call c = {m, buf, first, fn};
+    lattio_prof_phase(m->f, LATTIO_PHASE_SETUP);
+    return lattio_layout_runs_each(m->l, first, n, runs, IND_RUNS, transfer_batch, &c);
 }
 
 typedef struct slabs {
