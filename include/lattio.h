@@ -1002,12 +1002,13 @@ enum lattio_mode {
  * strategy produces the same bytes. */
 enum lattio_strategy {
     LATTIO_STRATEGY_AUTO = 0,        /* LATTIO_STRATEGY (environment) when set, else a rule
-                                        measured on this project's machines picks one per call
-                                        from the layout: independent when every rank's
+                                        measured on this project's machines picks one per call:
+                                        mapped on 2+ ranks where it applies (below), else from
+                                        the layout: independent when every rank's
                                         contiguous file runs are >= 1 MiB (t-slabs) or at one
                                         rank, else aggregate with one aggregator per node
                                         (on one node: serial) unless cb_nodes says otherwise;
-                                        reads are independent (src/io/lattice.c) */
+                                        reads are independent (src/io/xfer.c) */
     LATTIO_STRATEGY_INDEPENDENT = 1, /* each rank writes/reads its own runs, non-collective MPI-IO */
     LATTIO_STRATEGY_COLLECTIVE = 2,  /* file view + MPI-IO collective calls (two-phase inside
                                         MPI); writes are read back and repaired where the MPI
@@ -1016,10 +1017,16 @@ enum lattio_strategy {
                                         aggregator ranks owning block-aligned file domains,
                                         which make large contiguous independent MPI-IO calls;
                                         see lattio_open for its hints */
-    LATTIO_STRATEGY_SERIAL = 4       /* gather to rank 0, which makes large contiguous writes
+    LATTIO_STRATEGY_SERIAL = 4,      /* gather to rank 0, which makes large contiguous writes
                                         (scatter from rank 0 for reads), in rounds of at most
                                         cb_buffer_size bytes (seed 001's master I/O): the
                                         aggregate strategy with one aggregator */
+    LATTIO_STRATEGY_MAPPED = 5       /* every rank maps the file range of its sites (mmap)
+                                        and converts them straight into (out of) the page
+                                        cache, no write call and no exchange; only where the
+                                        page cache is the file: every rank on one node, the
+                                        file on a local disk or tmpfs, opened by name;
+                                        elsewhere the rule of AUTO decides */
 };
 
 typedef struct lattio_options {
@@ -1028,7 +1035,7 @@ typedef struct lattio_options {
                      independent write piece of >= 1 MiB also starts the
                      kernel's writeback at once (LATTIO_WRITEBACK=0: not) */
     int strategy; /* enum lattio_strategy; with AUTO the environment's LATTIO_STRATEGY
-                     (independent|collective|aggregate|serial|auto) decides, else the
+                     (independent|collective|aggregate|serial|mapped|auto) decides, else the
                      measured default */
     /* Hints for MPI_File_open and the aggregate/serial strategies (0: not set,
      * the caller's MPI_Info or the defaults decide).  Set under the ROMIO and

@@ -33,6 +33,7 @@ extern const lattio_strategy_ops lattio_independent_ops; /* independent.c */
 extern const lattio_strategy_ops lattio_collective_ops;  /* collective.c */
 extern const lattio_strategy_ops lattio_aggregate_ops;   /* aggregate.c */
 extern const lattio_strategy_ops lattio_serial_ops;      /* serial.c */
+extern const lattio_strategy_ops lattio_mapped_ops;      /* mapped.c */
 
 /* The stager's fill / drain of sites [first, first + n) on `lane`
  * (direct stagers: a copy from / to their buffer). */

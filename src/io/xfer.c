@@ -90,6 +90,7 @@ static int strategy_from_environment(void)
                  {"collective", LATTIO_STRATEGY_COLLECTIVE},
                  {"aggregate", LATTIO_STRATEGY_AGGREGATE},
                  {"serial", LATTIO_STRATEGY_SERIAL},
+                 {"mapped", LATTIO_STRATEGY_MAPPED},
                  {"auto", LATTIO_STRATEGY_AUTO}};
     const char *e = getenv("LATTIO_STRATEGY");
     if (!e || !*e) return LATTIO_STRATEGY_AUTO;
@@ -148,15 +149,32 @@ static uint64_t shortest_run(const lattio_layout *l)
  * aggregate reads at 2 and 4 ranks under both components (ompio np4: 4851
  * against 2000 MiB/s), while aggregate/serial stayed the faster writers
  * (ompio np4 1452/1094 against 1064 MiB/s independent): the default reads
- * independently whatever the layout. */
+ * independently whatever the layout.
+ * Since the mapped strategy (stop 22, bench/results/mapped-2026-11-25.md):
+ * on 2+ ranks of one node with the file on a local disk or tmpfs, ranks
+ * converting straight into the page cache beat every strategy above, which
+ * all copy through write/read calls that one file's lock serialises: it is
+ * the default there, for writes and reads. */
 #define AUTO_MIN_RUN ((uint64_t)1 << 20)
 
 /* Local.  The measured default from the shortest run of any rank: the
  * strategy, and for the aggregate strategy the default number of
  * aggregators in *naggs (one per node, as ROMIO's cb_nodes; on one node this
  * is the serial strategy; a cb_nodes hint still overrides it). */
+/* Local, equal on every rank (the file system is rank 0's, broadcast at
+ * open): the page cache is the file, so the mapped strategy may move it.
+ * Every rank on one node (a file on a node's disk is the same file only for
+ * the ranks of that node; NFS keeps no coherence between mappings of two
+ * clients), a local disk or tmpfs, a file lattio opened by name. */
+static int mapped_eligible(const lattio_file *f)
+{
+    return f->nnodes == 1 && (f->fs_kind == LATTIO_FS_LOCAL || f->fs_kind == LATTIO_FS_TMPFS) &&
+           !f->borrowed && lattio_xfer_disk_name(f) != NULL;
+}
+
 static int auto_strategy(const lattio_file *f, uint64_t min_run, int writing, uint64_t *naggs)
 {
+    if (f->size > 1 && mapped_eligible(f)) return LATTIO_STRATEGY_MAPPED;
     if (!writing || f->size == 1 || min_run >= AUTO_MIN_RUN) return LATTIO_STRATEGY_INDEPENDENT;
     *naggs = (uint64_t)f->nnodes;
     return LATTIO_STRATEGY_AGGREGATE;
@@ -172,7 +190,7 @@ static int choose_strategy(lattio_file *f, const lattio_layout *l, int writing, 
 {
     int s = f->opt.strategy;
     if (s == LATTIO_STRATEGY_AUTO) s = strategy_from_environment();
-    int rc = s >= LATTIO_STRATEGY_AUTO && s <= LATTIO_STRATEGY_SERIAL
+    int rc = s >= LATTIO_STRATEGY_AUTO && s <= LATTIO_STRATEGY_MAPPED
                  ? LATTIO_OK
                  : LATTIO_FAIL(LATTIO_ERR_ARG, "unknown lattio_options.strategy");
     /* [0]: the most negative status, [1]: the shortest run of any rank */
@@ -182,6 +200,7 @@ static int choose_strategy(lattio_file *f, const lattio_layout *l, int writing, 
     RETURN_IF_ERROR((int)all[0]);
     RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(&s, 1, MPI_INT, 0, f->comm), LATTIO_ERR_MPI));
     *naggs = 0;
+    if (s == LATTIO_STRATEGY_MAPPED && !mapped_eligible(f)) s = LATTIO_STRATEGY_AUTO;
     if (s == LATTIO_STRATEGY_AUTO) s = auto_strategy(f, (uint64_t)all[1], writing, naggs);
     /* while a non-blocking request is pending: independent transfers only
      * (no collective MPI-IO call; npending is equal on every rank) */
@@ -198,6 +217,7 @@ static const lattio_strategy_ops *const strategies[] = {
     [LATTIO_STRATEGY_COLLECTIVE] = &lattio_collective_ops,
     [LATTIO_STRATEGY_AGGREGATE] = &lattio_aggregate_ops,
     [LATTIO_STRATEGY_SERIAL] = &lattio_serial_ops,
+    [LATTIO_STRATEGY_MAPPED] = &lattio_mapped_ops,
 };
 
 /* Local: where the lattice goes (writing: the open record) or comes from

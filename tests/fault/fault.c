@@ -235,6 +235,26 @@ ssize_t pread64(int fd, void *buf, size_t n, off_t off)
     return h && k > 1 ? k / 2 : k; /* short: as a signal or a network file system may */
 }
 
+/* The mapped strategy reserves its range before it maps it: a full disk
+ * shows here.  Both names, as the headers may redirect either. */
+int fallocate(int fd, int mode, off_t off, off_t len)
+{
+    if (hit("fallocate", K_WRITE)) {
+        errno = errno_of_mode();
+        return -1;
+    }
+    return REAL(int, "fallocate", (int, int, off_t, off_t))(fd, mode, off, len);
+}
+
+int fallocate64(int fd, int mode, off_t off, off_t len)
+{
+    if (hit("fallocate", K_WRITE)) {
+        errno = errno_of_mode();
+        return -1;
+    }
+    return REAL(int, "fallocate64", (int, int, off_t, off_t))(fd, mode, off, len);
+}
+
 int fsync(int fd)
 {
     if (hit("fsync", K_WRITE)) {

@@ -1,7 +1,7 @@
 /* fault.h -- fault injection for the fault tests: the test executable
  * defines the MPI-IO calls lattio makes (MPI_File_write_at ... close, passed
  * on to their PMPI_ versions) and the POSIX calls lattio makes outside MPI
- * (pwrite, pread, fsync, fdatasync, ftruncate, rename, passed on with
+ * (pwrite, pread, fallocate, fsync, fdatasync, ftruncate, rename, passed on with
  * dlsym(RTLD_NEXT)), counts them on every rank while armed, and makes the
  * n-th call of one rank fail.  Nothing of this is in the library: it is the
  * standard profiling interface and symbol interposition.

@@ -1,7 +1,8 @@
 /* one_rank_fails.c -- issue 17, "find the rest yourselves": one rank fails at
  * each I/O call of a write or read, one call at a time (fault.h), for every
  * rank in turn:
- *   writes: LIME records and a lattice (each strategy, durable), a
+ *   writes: LIME records and a lattice (each strategy, durable; the
+ *           mapped one's fallocate included, and a full disk there), a
  *           non-blocking lattice write, a SciDAC field write (with read-back
  *           verification), a task-local container;
  *   reads:  a lattice and a field, with failing calls and short reads.
@@ -16,6 +17,7 @@
 #include "fault.h"
 #include "mpitest.h"
 
+#include <string.h>
 #include <unistd.h>
 
 #define G0 6
@@ -25,7 +27,7 @@
 
 static lattio_layout lay;
 static unsigned char mine[LEN];
-static long runs, injected;
+static long runs, injected, reservations; /* reservations: failed fallocates (mapped strategy) */
 
 /* Rows of dimension 1 split over the ranks; site values from the seed. */
 static void setup(int seed)
@@ -174,6 +176,7 @@ static int settle_run(const char *name, int strategy, int mode, int rank, int *f
     MPI_Allreduce(fired, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     runs++;
     injected += *fired;
+    if (*fired && strncmp(fault_what(), "fallocate", 9) == 0) reservations++;
     snprintf(what, size, "%s (strategy %d, mode %d): rank %d fails %s", name, strategy, mode, rank,
              any ? (*fired ? fault_what() : "(another rank)") : "nothing");
     return any;
@@ -304,8 +307,10 @@ int main(int argc, char **argv)
     }
     MPI_Barrier(MPI_COMM_WORLD);
     static const int strategies[] = {LATTIO_STRATEGY_INDEPENDENT, LATTIO_STRATEGY_COLLECTIVE,
-                                     LATTIO_STRATEGY_AGGREGATE, LATTIO_STRATEGY_SERIAL};
-    for (int s = 0; s < 4; s++) {
+                                     LATTIO_STRATEGY_AGGREGATE, LATTIO_STRATEGY_SERIAL,
+                                     LATTIO_STRATEGY_MAPPED};
+    enum { NSTRAT = sizeof strategies / sizeof strategies[0] };
+    for (int s = 0; s < NSTRAT; s++) {
         sweep_write("records + lattice", write_lime, strategies[s], FAULT_ERROR);
     }
     sweep_write("records + lattice, disk full", write_lime, LATTIO_STRATEGY_AUTO, FAULT_NOSPACE);
@@ -313,7 +318,7 @@ int main(int argc, char **argv)
     sweep_write("field", write_field, 0, FAULT_ERROR);
     sweep_write("container", write_container, 0, FAULT_ERROR);
     make_read_files();
-    for (int s = 0; s < 4; s++) {
+    for (int s = 0; s < NSTRAT; s++) {
         setup(3);
         sweep_read("lattice read", read_lattice, strategies[s], FAULT_ERROR);
         sweep_read("lattice read, short", read_lattice, strategies[s], FAULT_SHORT);
@@ -328,5 +333,11 @@ int main(int argc, char **argv)
     sweep_read("field read, short", read_field, 0, FAULT_SHORT);
     if (mpitest_rank == 0)
         printf("%ld runs, %ld with a failure injected on this rank\n", runs, injected);
+    /* on 2+ ranks of one node (every file here is on the test directory's
+     * disk) the mapped strategy reserved its range, and failing that
+     * reservation was among the faults, on some rank */
+    long all = 0;
+    MPI_Allreduce(&reservations, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (mpitest_size > 1) CHECK(all > 0);
     return mpitest_finish();
 }

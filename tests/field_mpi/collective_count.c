@@ -140,8 +140,8 @@ static void compare(const char *what, const tally *few, const tally *many, int c
 int main(int argc, char **argv)
 {
     mpitest_init(&argc, &argv);
-    static const char *const strategies[] = {"independent", "collective", "aggregate", "serial"};
-    for (int s = 0; s < 4; s++) {
+    static const char *const strategies[] = {"independent", "collective", "aggregate", "serial", "mapped"};
+    for (int s = 0; s < 5; s++) {
         setenv("LATTIO_STRATEGY", strategies[s], 1);
         for (int v = 0; v < 5; v += 2) { /* t slabs, x split, y split */
             for (int verify = 0; verify < 2; verify++) {

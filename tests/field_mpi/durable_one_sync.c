@@ -44,8 +44,8 @@ static long write_file(const char *path, int durable, int verify)
 int main(int argc, char **argv)
 {
     mpitest_init(&argc, &argv);
-    static const char *const strategies[] = {"independent", "aggregate", "collective"};
-    for (int s = 0; s < 3; s++) {
+    static const char *const strategies[] = {"independent", "aggregate", "collective", "mapped"};
+    for (int s = 0; s < 4; s++) {
         setenv("LATTIO_STRATEGY", strategies[s], 1);
         CHECK_INT(write_file("d.lime", 1, 0), 1);
         CHECK_INT(write_file("p.lime", 0, 0), 0);

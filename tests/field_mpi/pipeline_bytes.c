@@ -54,7 +54,7 @@ static int payload_is(const char *path, const unsigned char *img, size_t len)
     return ok;
 }
 
-static const char *const strategies[] = {NULL, "independent", "collective", "aggregate", "serial"};
+static const char *const strategies[] = {NULL, "independent", "collective", "aggregate", "serial", "mapped"};
 
 static void set_env(const char *name, const char *value)
 {
@@ -109,7 +109,7 @@ int main(int argc, char **argv)
     for (int small = 0; small < 2; small++) { /* aggregate windows: default, tiny */
         set_env("LATTIO_CB_BUFFER_SIZE", small ? "1000" : NULL);
         set_env("LATTIO_STRIPING_UNIT", small ? "700" : NULL);
-        for (int s = 0; s < 5; s++)
+        for (int s = 0; s < 6; s++)
             for (int threads = 0; threads < 2; threads++) {
                 if (small && s != 3 && s != 4) continue; /* only lattio's two-phase strategies change */
                 set_env("LATTIO_STRATEGY", strategies[s]);

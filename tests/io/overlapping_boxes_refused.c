@@ -15,7 +15,7 @@ static const uint64_t G[2] = {4, 6}; /* 24 sites of 8 bytes */
 
 static const int strategies[] = {LATTIO_STRATEGY_AUTO, LATTIO_STRATEGY_INDEPENDENT,
                                  LATTIO_STRATEGY_COLLECTIVE, LATTIO_STRATEGY_AGGREGATE,
-                                 LATTIO_STRATEGY_SERIAL};
+                                 LATTIO_STRATEGY_SERIAL, LATTIO_STRATEGY_MAPPED};
 
 /* Row split of dimension 1; with `shift` the last rank's box starts one row
  * early (overlapping its neighbour) and ends one row early (the site count

@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 {
     mpitest_init(&argc, &argv);
     const int strategies[] = {LATTIO_STRATEGY_AUTO, LATTIO_STRATEGY_INDEPENDENT, LATTIO_STRATEGY_COLLECTIVE,
-                              LATTIO_STRATEGY_AGGREGATE, LATTIO_STRATEGY_SERIAL};
+                              LATTIO_STRATEGY_AGGREGATE, LATTIO_STRATEGY_SERIAL, LATTIO_STRATEGY_MAPPED};
     for (size_t i = 0; i < sizeof strategies / sizeof strategies[0]; i++) {
         char path[64];
         snprintf(path, sizeof path, "partial-%d.lime", strategies[i]);

@@ -1,5 +1,5 @@
 /* profile.c -- the time breakdown (lattio_profile_get / _reset): for each
- * strategy (independent, collective, aggregate, serial) a lattice with ghost
+ * strategy (independent, collective, aggregate, serial, mapped) a lattice with ghost
  * layers (so packing is not the identity) is written and read back.  Checked:
  * on every rank, before any reduction, the phases add up to the calls' total
  * (1e-6 relative) and count the right calls and payload bytes; after the
@@ -16,10 +16,12 @@
 
 static const uint64_t global_[4] = {6, 4, 4, 8};
 #define SITE_BYTES 24
-#define NSTRAT 4
+#define NSTRAT 5
 static const int strategies[NSTRAT] = {LATTIO_STRATEGY_INDEPENDENT, LATTIO_STRATEGY_COLLECTIVE,
-                                       LATTIO_STRATEGY_AGGREGATE, LATTIO_STRATEGY_SERIAL};
-static const char *const strategy_names[NSTRAT] = {"independent", "collective", "aggregate", "serial"};
+                                       LATTIO_STRATEGY_AGGREGATE, LATTIO_STRATEGY_SERIAL,
+                                       LATTIO_STRATEGY_MAPPED};
+static const char *const strategy_names[NSTRAT] = {"independent", "collective", "aggregate", "serial",
+                                                   "mapped"};
 
 /* This rank's box: the fastest file dimension split over the ranks (short
  * runs, pieces for every aggregator), one ghost layer everywhere. */
@@ -103,7 +105,8 @@ static void expectations(int s, int writing, int must_all[LATTIO_NPHASES], int m
     memset(must_some, 0, LATTIO_NPHASES * sizeof *must_some);
     must_all[LATTIO_PHASE_SETUP] = must_all[LATTIO_PHASE_SYNC] = must_all[LATTIO_PHASE_PACK] = 1;
     if (writing) must_some[LATTIO_PHASE_META] = 1; /* headers and padding: rank 0 */
-    if (s == LATTIO_STRATEGY_INDEPENDENT || s == LATTIO_STRATEGY_COLLECTIVE) must_all[LATTIO_PHASE_IO] = 1;
+    if (s == LATTIO_STRATEGY_INDEPENDENT || s == LATTIO_STRATEGY_COLLECTIVE || s == LATTIO_STRATEGY_MAPPED)
+        must_all[LATTIO_PHASE_IO] = 1; /* mapped: mapping and unmapping the range */
     else must_some[LATTIO_PHASE_IO] = 1; /* the aggregators */
     if (s == LATTIO_STRATEGY_AGGREGATE || s == LATTIO_STRATEGY_SERIAL) must_all[LATTIO_PHASE_EXCHANGE] = 1;
 }

@@ -1,5 +1,5 @@
 /* strategy_bytes.c -- every lattice strategy (independent, collective,
- * aggregate, serial) and the default (AUTO, the measured rule) writes exactly
+ * aggregate, serial, mapped) and the default (AUTO, the measured rule) writes exactly
  * the bytes of an independent serial computation (sim.h's image) and the
  * same whole file, and reads back the data (ghosts untouched) with the ranks
  * reversed, whichever strategy wrote it.
@@ -17,13 +17,13 @@
 #include "bytecases.h"
 
 #define OFF 13 /* payload offset of the lattice: not a multiple of 8 */
-#define NSTRAT 5
+#define NSTRAT 6
 
 static const int strategies[NSTRAT] = {LATTIO_STRATEGY_INDEPENDENT, LATTIO_STRATEGY_COLLECTIVE,
                                        LATTIO_STRATEGY_AGGREGATE, LATTIO_STRATEGY_SERIAL,
-                                       LATTIO_STRATEGY_AUTO};
+                                       LATTIO_STRATEGY_AUTO, LATTIO_STRATEGY_MAPPED};
 static const char *const env_strategy[NSTRAT] = {"independent", "collective", "aggregate", "serial",
-                                                 "auto"};
+                                                 "auto", "mapped"};
 
 typedef struct tcase {
     const char *name;
@@ -58,7 +58,7 @@ typedef struct tpass {
  * collective one (slow at 4 oversubscribed ranks under OMPIO) is not rerun. */
 static const tpass passes[] = {
     {"defaults", NULL, NULL, 0, 0, 0, 0, 0},
-    {"tiny rounds", "512", "700", 0, 0, 0, 1u << 1, 0},
+    {"tiny rounds", "512", "700", 0, 0, 0, 1u << 1 | 1u << 5, 0}, /* mapped: no windows */
     {"option hints", NULL, NULL, 1, 0, 0, 0, 0x2A},   /* x,y; 4-D; empty rank */
     {"plain", NULL, NULL, 0, 1, 0, 0, 0x53},          /* t-slab; x,y; uneven; random */
     {"LATTIO_STRATEGY", NULL, "3000", 0, 1, 1, 0, 0x24}, /* x,y ILDG; empty rank */
@@ -96,7 +96,8 @@ static void write_lattice(const char *path, const lattio_layout *l, const void *
 
 static const char *file_name(int si)
 {
-    static const char *const names[NSTRAT] = {"ind.lime", "coll.lime", "agg.lime", "serial.lime", "auto.lime"};
+    static const char *const names[NSTRAT] = {"ind.lime", "coll.lime", "agg.lime", "serial.lime", "auto.lime",
+                                              "mapped.lime"};
     return names[si];
 }
 

@@ -16,7 +16,7 @@ import statistics
 import mpiutil as mu
 import toolutil as tu
 
-CASES = ["posix-per-rank", "posix-rank0", "independent", "collective", "aggregate", "serial", "auto"]
+CASES = ["posix-per-rank", "posix-rank0", "independent", "collective", "aggregate", "serial", "mapped", "auto"]
 DIMS = [4, 4, 4, 8]
 SITE = 576
 REPS = 2

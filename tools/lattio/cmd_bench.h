@@ -22,6 +22,7 @@ enum bench_case_id {
     BC_COLLECTIVE,
     BC_AGGREGATE,
     BC_SERIAL,
+    BC_MAPPED,
     BC_AUTO,
     BC_NCASES
 };

@@ -28,7 +28,7 @@ const char bench_help[] =
     "  --scaling strong|weak  strong: --dims is the global lattice (default);\n"
     "                      weak: --dims is each rank's local box, global = dims*grid\n"
     "  --strategies LIST   comma-separated: independent,collective,aggregate,\n"
-    "                      serial,auto (default: all)\n"
+    "                      serial,mapped,auto (default: all)\n"
     "  --reps N            repetitions (default 3); min/median/max are reported\n"
     "  --warmup N          untimed (but verified) repetitions first (default 1)\n"
     "  --fsync             durable writes (lattio's durable option, fsync for POSIX)\n"
@@ -50,10 +50,10 @@ const char bench_help[] =
     "2 unusable arguments.\n";
 
 static const char *const case_names[BC_NCASES] = {
-    "posix-per-rank", "posix-rank0", "independent", "collective", "aggregate", "serial", "auto"};
+    "posix-per-rank", "posix-rank0", "independent", "collective", "aggregate", "serial", "mapped", "auto"};
 static const int case_strategy[BC_NCASES] = {
     -1, -1, LATTIO_STRATEGY_INDEPENDENT, LATTIO_STRATEGY_COLLECTIVE, LATTIO_STRATEGY_AGGREGATE,
-    LATTIO_STRATEGY_SERIAL, LATTIO_STRATEGY_AUTO};
+    LATTIO_STRATEGY_SERIAL, LATTIO_STRATEGY_MAPPED, LATTIO_STRATEGY_AUTO};
 
 const char *bench_case_name(int c) { return c >= 0 && c < BC_NCASES ? case_names[c] : "?"; }
 int bench_strategy_of(int c) { return c >= 0 && c < BC_NCASES ? case_strategy[c] : -1; }

@@ -1,0 +1,199 @@
+/* mapped.c -- the mapped strategy: every rank maps the file range its
+ * sites span (mmap, MAP_SHARED) and converts its sites straight into the
+ * file's pages in the page cache (writing) or out of them (reading).  No
+ * write or read call moves the payload, so there is no copy between a
+ * staging buffer and the page cache, and the ranks of a node do not queue
+ * behind the lock a local file system takes for every write call: on one
+ * node their copies into the page cache run side by side.
+ *
+ * Used only where the page cache is the file (xfer.c, mapped_eligible):
+ * every rank on one node and the file on a local disk or tmpfs.  Writing,
+ * the rank first reserves its range's blocks (fallocate), so a full file
+ * system is an error here and never a fault on a page later; a file system
+ * that cannot reserve (EOPNOTSUPP) or a mapping that fails sends this
+ * rank's sites through the independent strategy instead (neither makes a
+ * collective call, so ranks may differ).  Reading, the file must hold the
+ * whole range (fstat) and the page cache all of it (mincore) before it is
+ * read through the mapping; a range partly on disk only goes the
+ * independent way (a disk error under a mapping would be a signal, not a
+ * status).  Durable writes start the
+ * kernel's writeback of each finished stretch, as independent writes do.
+ * The strategy makes no MPI call at all. */
+#define _GNU_SOURCE /* fallocate */
+#include "strategy.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAP_RUNS 64
+/* Sites per round: the rank's box is walked in slabs of this many bytes,
+ * and a durable write starts the writeback of a slab's stretch of the file
+ * two slabs later (by then the other ranks have filled its shared pages). */
+#define MAP_SLAB ((uint64_t)16 << 20)
+#define MAP_WB_LAG 2
+
+typedef struct mapping {
+    int fd;
+    unsigned char *at; /* the mapping of file bytes [from, from + len) */
+    uint64_t from, len;
+} mapping;
+
+typedef struct map_call {
+    lattio_move *m;
+    mapping *mp;
+    int writing;
+    uint64_t lo, hi; /* file bytes this batch touched (absolute) */
+} map_call;
+
+/* Local: the absolute file range [*lo, *hi) of this rank's sites (they are
+ * numbered in file order: the first site's run starts it, the last's ends
+ * it). */
+static int span(const lattio_move *m, uint64_t total, uint64_t *lo, uint64_t *hi)
+{
+    lattio_run r;
+    size_t n = 0;
+    RETURN_IF_ERROR(lattio_layout_runs(m->l, 0, 1, &r, 1, &n));
+    *lo = m->base + r.file_offset;
+    RETURN_IF_ERROR(lattio_layout_runs(m->l, total - 1, 1, &r, 1, &n));
+    *hi = m->base + r.file_offset + r.bytes;
+    RETURN_IF(*hi <= *lo, LATTIO_ERR_LAYOUT);
+    return LATTIO_OK;
+}
+
+/* Local: 1 when every page of the mapping is in the page cache (mincore),
+ * so reading it makes no disk I/O: a disk error under a mapping is a
+ * signal (SIGBUS), not a status, and lattio never lets one reach the
+ * caller.  Pages evicted between this check and the read are read again
+ * by the kernel; only a disk error at that moment would still signal. */
+static int resident(const mapping *mp, size_t page)
+{
+    enum { PIECE = 1 << 16 }; /* pages per mincore call */
+    unsigned char *vec = lattio_malloc(PIECE);
+    if (!vec) return 0;
+    int all = 1;
+    for (uint64_t at = 0; all && at < mp->len; at += (uint64_t)PIECE * page) {
+        const uint64_t n = mp->len - at < (uint64_t)PIECE * page ? mp->len - at : (uint64_t)PIECE * page;
+        if (mincore(mp->at + at, (size_t)n, vec) != 0) all = 0;
+        for (uint64_t i = 0; all && i < (n + page - 1) / page; i++) all = vec[i] & 1;
+    }
+    lattio_free(vec);
+    return all;
+}
+
+/* Local.  Map [lo, hi): 1 when mapped, 0 when this rank should use the
+ * independent strategy instead, or a failure status. */
+static int map_range(lattio_move *m, uint64_t lo, uint64_t hi, int writing, mapping *mp)
+{
+    const char *name = lattio_xfer_disk_name(m->f);
+    const long page = sysconf(_SC_PAGESIZE);
+    mp->fd = -1;
+    mp->at = NULL;
+    if (!name || page <= 0 || hi > (uint64_t)INT64_MAX) return 0;
+    mp->fd = open(name, (writing ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+    if (mp->fd < 0) return 0; /* the name is not this file here: MPI-IO's handle still is */
+    int rc = LATTIO_OK;
+    if (writing && fallocate(mp->fd, 0, (off_t)lo, (off_t)(hi - lo)) != 0) {
+        if (errno == EOPNOTSUPP || errno == ENOSYS) return 0;
+        rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_WRITE, "fallocate of the lattice's range");
+    }
+    struct stat st;
+    if (rc == LATTIO_OK && !writing && (fstat(mp->fd, &st) != 0 || (uint64_t)st.st_size < hi))
+        rc = LATTIO_FAIL(LATTIO_ERR_TRUNCATED_PAYLOAD, "file shorter than the lattice");
+    if (rc != LATTIO_OK) return rc;
+    mp->from = lo / (uint64_t)page * (uint64_t)page;
+    mp->len = hi - mp->from;
+    RETURN_IF(mp->len > SIZE_MAX, LATTIO_ERR_NOMEM);
+    void *at = mmap(NULL, (size_t)mp->len, writing ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED,
+                    mp->fd, (off_t)mp->from);
+    if (at == MAP_FAILED) return 0;
+    mp->at = at;
+    return writing || resident(mp, (size_t)page) ? 1 : 0;
+}
+
+static void unmap(mapping *mp)
+{
+    if (mp->at) munmap(mp->at, (size_t)mp->len);
+    if (mp->fd >= 0) close(mp->fd);
+    mp->at = NULL;
+    mp->fd = -1;
+}
+
+/* One batch of runs: each run's sites converted into (out of) its pages. */
+static int map_batch(void *ctx, uint64_t first, uint64_t n, const lattio_run *runs, size_t nruns)
+{
+    (void)n;
+    map_call *c = ctx;
+    const size_t sb = c->m->l->site_bytes;
+    for (size_t i = 0; i < nruns; i++) {
+        const uint64_t at = c->m->base + runs[i].file_offset;
+        unsigned char *p = c->mp->at + (at - c->mp->from);
+        const uint64_t s0 = first + runs[i].packed_offset / sb, k = runs[i].bytes / sb;
+        RETURN_IF_ERROR(c->writing ? lattio_stage_fill(c->m->s, 0, s0, k, sb, p)
+                                   : lattio_stage_drain(c->m->s, 0, s0, k, sb, p));
+        if (at < c->lo) c->lo = at;
+        if (at + runs[i].bytes > c->hi) c->hi = at + runs[i].bytes;
+    }
+    return LATTIO_OK;
+}
+
+/* Local: all of this rank's sites through the mapping, slab by slab. */
+static int map_move(lattio_move *m, mapping *mp, int writing)
+{
+    const size_t sb = m->l->site_bytes;
+    lattio_slab_plan p;
+    const uint64_t budget = m->s->staging_sites ? m->s->staging_sites : MAP_SLAB / sb;
+    lattio_slab_plan_make(&p, m->l, budget ? budget : 1);
+    m->rounds = p.nchunks;
+    uint64_t done[MAP_WB_LAG + 1][2] = {{0}};
+    lattio_run runs[MAP_RUNS];
+    for (uint64_t q = 0; q < p.nchunks; q++) {
+        uint64_t first, n;
+        lattio_slab_chunk(&p, q, &first, &n);
+        map_call c = {m, mp, writing, UINT64_MAX, 0};
+        lattio_prof_phase(m->f, LATTIO_PHASE_PACK);
+        RETURN_IF_ERROR(lattio_layout_runs_each(m->l, first, n, runs, MAP_RUNS, map_batch, &c));
+        if (!writing) continue;
+        lattio_prof_phase(m->f, LATTIO_PHASE_IO);
+        uint64_t *slot = done[q % (MAP_WB_LAG + 1)];
+        if (q >= MAP_WB_LAG) { /* the stretch finished MAP_WB_LAG slabs ago */
+            const uint64_t *old = done[(q - MAP_WB_LAG) % (MAP_WB_LAG + 1)];
+            lattio_writeback_start(m->f, old[0], old[1] - old[0]);
+        }
+        slot[0] = c.lo;
+        slot[1] = c.hi;
+    }
+    if (writing) /* the last stretches */
+        for (uint64_t q = p.nchunks > MAP_WB_LAG ? p.nchunks - MAP_WB_LAG : 0; q < p.nchunks; q++) {
+            const uint64_t *old = done[q % (MAP_WB_LAG + 1)];
+            lattio_writeback_start(m->f, old[0], old[1] - old[0]);
+        }
+    return LATTIO_OK;
+}
+
+static int move(lattio_move *m, int writing)
+{
+    const uint64_t total = lattio_layout_local_sites(m->l);
+    if (total == 0) return LATTIO_OK;
+    uint64_t lo, hi;
+    lattio_prof_phase(m->f, LATTIO_PHASE_SETUP);
+    RETURN_IF_ERROR(span(m, total, &lo, &hi));
+    mapping mp;
+    int rc = map_range(m, lo, hi, writing, &mp);
+    if (rc == 0) { /* this rank goes the independent way */
+        unmap(&mp);
+        LATTIO_TRACE("mapped strategy unavailable for this file: independent");
+        return writing ? lattio_independent_ops.write(m) : lattio_independent_ops.read(m);
+    }
+    if (rc == 1) rc = map_move(m, &mp, writing);
+    lattio_prof_phase(m->f, LATTIO_PHASE_IO);
+    unmap(&mp);
+    return rc;
+}
+
+static int mapped_write(lattio_move *m) { return move(m, 1); }
+static int mapped_read(lattio_move *m) { return move(m, 0); }
+
+const lattio_strategy_ops lattio_mapped_ops = {"mapped", mapped_write, mapped_read};

@@ -1,0 +1,216 @@
+/* mapped.c -- the mapped strategy (src/io/mapped.c): where it applies it
+ * moves the payload without one MPI-IO read or write call, the file holds
+ * exactly the bytes computed here, and it steps aside where it must.
+ *   - AUTO on 2+ ranks of one node (this test's directory is a local disk
+ *     or tmpfs): a fine x split of a 3-D lattice (ghost-free, 40-byte
+ *     sites) is written and read back with no MPI-IO call of any rank
+ *     during the lattice calls, and the file is the image built here;
+ *   - on 1 rank AUTO stays independent (write calls are made), while
+ *     MAPPED asked for explicitly maps there too;
+ *   - a file whose pages are not all in the page cache (dropped with
+ *     posix_fadvise after fsync) is read through MPI-IO calls instead
+ *     (a disk error under a mapping would be a signal, not a status), and
+ *     the data are right;
+ *   - LATTIO_STRATEGY=independent turns it off (calls are made).
+ * The calls are counted through the profiling interface. */
+#define _GNU_SOURCE
+#include "mpitest.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+static int counting;
+static long io_calls;
+
+#define COUNTED(call) (counting ? io_calls++ : 0, call)
+
+int MPI_File_write_at(MPI_File fh, MPI_Offset off, const void *b, int n, MPI_Datatype t, MPI_Status *st)
+{
+    return COUNTED(PMPI_File_write_at(fh, off, b, n, t, st));
+}
+int MPI_File_read_at(MPI_File fh, MPI_Offset off, void *b, int n, MPI_Datatype t, MPI_Status *st)
+{
+    return COUNTED(PMPI_File_read_at(fh, off, b, n, t, st));
+}
+int MPI_File_write_at_all(MPI_File fh, MPI_Offset off, const void *b, int n, MPI_Datatype t, MPI_Status *st)
+{
+    return COUNTED(PMPI_File_write_at_all(fh, off, b, n, t, st));
+}
+int MPI_File_read_at_all(MPI_File fh, MPI_Offset off, void *b, int n, MPI_Datatype t, MPI_Status *st)
+{
+    return COUNTED(PMPI_File_read_at_all(fh, off, b, n, t, st));
+}
+int MPI_File_write_all(MPI_File fh, const void *b, int n, MPI_Datatype t, MPI_Status *st)
+{
+    return COUNTED(PMPI_File_write_all(fh, b, n, t, st));
+}
+int MPI_File_read_all(MPI_File fh, void *b, int n, MPI_Datatype t, MPI_Status *st)
+{
+    return COUNTED(PMPI_File_read_all(fh, b, n, t, st));
+}
+
+#define X 12u
+#define Y 6u
+#define Z 5u
+#define SITE 40u
+#define OFF 3u /* the lattice starts 3 bytes into the payload */
+#define PAYLOAD (OFF + (uint64_t)X * Y * Z * SITE)
+
+static unsigned char byte_at(uint64_t site, unsigned k) { return (unsigned char)(site * 131u + k * 7u + 1u); }
+
+/* x (the fastest file dimension) split over the ranks: runs of a few sites. */
+static void layout(lattio_layout *l)
+{
+    const uint64_t g[3] = {Z, Y, X};
+    uint64_t lo[3] = {0, 0, 0}, cnt[3] = {Z, Y, 0};
+    CHECK_OK(lattio_split(X, (uint64_t)mpitest_size, (uint64_t)mpitest_rank, &lo[2], &cnt[2]));
+    CHECK_OK(lattio_layout_init(l, 3, g, lo, cnt, SITE));
+}
+
+static void fill(const lattio_layout *l, unsigned char *buf)
+{
+    size_t p = 0;
+    for (uint64_t z = 0; z < l->count[0]; z++)
+        for (uint64_t y = 0; y < l->count[1]; y++)
+            for (uint64_t x = 0; x < l->count[2]; x++, p += SITE) {
+                const uint64_t site = ((l->lo[0] + z) * Y + l->lo[1] + y) * X + l->lo[2] + x;
+                for (unsigned k = 0; k < SITE; k++) buf[p + k] = byte_at(site, k);
+            }
+}
+
+/* The MPI-IO calls of all ranks during one lattice write (or read). */
+static long write_file(const char *path, int strategy, const lattio_layout *l, const unsigned char *buf)
+{
+    lattio_options opt;
+    lattio_options_default(&opt);
+    opt.strategy = strategy;
+    lattio_file *f = NULL;
+    CHECK_OK(lattio_open(MPI_COMM_WORLD, path, LATTIO_MODE_CREATE, MPI_INFO_NULL, &opt, &f));
+    CHECK_OK(lattio_record_begin(f, "lattio-test", PAYLOAD, 1, 1));
+    MPI_Barrier(MPI_COMM_WORLD);
+    io_calls = 0;
+    counting = 1;
+    CHECK_OK(lattio_lattice_write(f, l, OFF, buf));
+    counting = 0;
+    CHECK_OK(lattio_record_end(f, 1)); /* the OFF bytes before the lattice: zeros */
+    CHECK_OK(lattio_close(f));
+    long all = 0;
+    MPI_Allreduce(&io_calls, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    return all;
+}
+
+static int evict(const char *path);
+
+/* `drop`: the file's pages leave the page cache after the open (which
+ * reads the record index) and before the lattice read. */
+static long read_file(const char *path, int strategy, const lattio_layout *l, const unsigned char *want,
+                      int drop)
+{
+    const size_t n = (size_t)lattio_layout_local_sites(l) * SITE;
+    unsigned char *got = calloc(n ? n : 1, 1);
+    lattio_options opt;
+    lattio_options_default(&opt);
+    opt.strategy = strategy;
+    lattio_file *f = NULL;
+    lattio_record_info info;
+    CHECK_OK(lattio_open(MPI_COMM_WORLD, path, LATTIO_MODE_READ, MPI_INFO_NULL, &opt, &f));
+    CHECK_OK(lattio_record_next(f, &info));
+    if (drop) CHECK(evict(path));
+    io_calls = 0;
+    counting = 1;
+    CHECK_OK(lattio_lattice_read(f, l, OFF, got));
+    counting = 0;
+    CHECK_OK(lattio_close(f));
+    CHECK(memcmp(got, want, n) == 0);
+    free(got);
+    long all = 0;
+    MPI_Allreduce(&io_calls, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    return all;
+}
+
+/* Rank 0: the payload is the image, byte for byte. */
+static void check_payload(const char *path)
+{
+    if (mpitest_rank != 0) return;
+    FILE *fp = fopen(path, "rb");
+    CHECK(fp != NULL);
+    if (!fp) return;
+    unsigned char *b = malloc(PAYLOAD);
+    CHECK(fseek(fp, 144, SEEK_SET) == 0); /* one LIME header */
+    CHECK(fread(b, 1, PAYLOAD, fp) == PAYLOAD);
+    fclose(fp);
+    uint64_t bad = 0;
+    for (uint64_t i = 0; i < (uint64_t)X * Y * Z * SITE; i++) bad += b[OFF + i] != byte_at(i / SITE, (unsigned)(i % SITE));
+    for (unsigned i = 0; i < OFF; i++) bad += b[i] != 0;
+    CHECK_U64(bad, 0);
+    free(b);
+}
+
+/* Rank 0 drops the file's pages from the page cache (written back first). */
+static int evict(const char *path)
+{
+    int ok = 1;
+    if (mpitest_rank == 0) {
+        const int fd = open(path, O_RDONLY);
+        ok = fd >= 0 && fsync(fd) == 0 && posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
+        if (fd >= 0) close(fd);
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return ok;
+}
+
+/* 1 when the test directory is tmpfs (its pages cannot be dropped). */
+static int on_tmpfs(void)
+{
+    struct statfs s;
+    return statfs(".", &s) == 0 && s.f_type == 0x01021994;
+}
+
+int main(int argc, char **argv)
+{
+    mpitest_init(&argc, &argv);
+    lattio_layout l;
+    layout(&l);
+    const size_t n = (size_t)lattio_layout_local_sites(&l) * SITE;
+    unsigned char *buf = malloc(n ? n : 1);
+    fill(&l, buf);
+    const int many = mpitest_size > 1;
+
+    /* the default: mapped on 2+ ranks, independent (calls) on one */
+    const long w = write_file("m_auto.lime", LATTIO_STRATEGY_AUTO, &l, buf);
+    check_payload("m_auto.lime");
+    const long r = read_file("m_auto.lime", LATTIO_STRATEGY_AUTO, &l, buf, 0);
+    if (many) {
+        CHECK_INT((int)w, 0);
+        CHECK_INT((int)r, 0);
+    } else {
+        CHECK(w > 0);
+        CHECK(r > 0);
+    }
+
+    /* asked for: mapped on any number of ranks */
+    CHECK_INT((int)write_file("m_mapped.lime", LATTIO_STRATEGY_MAPPED, &l, buf), 0);
+    check_payload("m_mapped.lime");
+    CHECK_INT((int)read_file("m_mapped.lime", LATTIO_STRATEGY_MAPPED, &l, buf, 0), 0);
+
+    /* pages not in the page cache: read with calls, right data */
+    if (!on_tmpfs()) CHECK(read_file("m_mapped.lime", LATTIO_STRATEGY_MAPPED, &l, buf, 1) > 0);
+
+    /* the environment turns the default off */
+    setenv("LATTIO_STRATEGY", "independent", 1);
+    CHECK(write_file("m_env.lime", LATTIO_STRATEGY_AUTO, &l, buf) > 0);
+    check_payload("m_env.lime");
+    unsetenv("LATTIO_STRATEGY");
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (mpitest_rank == 0) {
+        unlink("m_auto.lime");
+        unlink("m_mapped.lime");
+        unlink("m_env.lime");
+    }
+    free(buf);
+    return mpitest_finish();
+}
