@@ -18,7 +18,9 @@
  * independent way (a disk error under a mapping would be a signal, not a
  * status).  Durable writes start the
  * kernel's writeback of each finished stretch, as independent writes do.
- * The strategy makes no MPI call at all. */
+ * Each slab's pages leave the rank's page tables when it is done, so its
+ * resident set stays one slab's stretch of the file.  The strategy makes no
+ * MPI call at all. */
 #define _GNU_SOURCE /* fallocate */
 #include "strategy.h"
 
@@ -139,6 +141,20 @@ static int map_batch(void *ctx, uint64_t first, uint64_t n, const lattio_run *ru
     return LATTIO_OK;
 }
 
+/* Local: drop the mapping's page-table entries for file bytes [lo, hi)
+ * once a slab is done, so the rank's resident set stays one slab's
+ * stretch whatever its volume (MADV_DONTNEED keeps a shared file
+ * mapping's contents: the pages stay in the page cache, dirty ones too,
+ * and a later touch maps them again). */
+static void release(const mapping *mp, uint64_t lo, uint64_t hi)
+{
+    const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    if (page == 0 || (uint64_t)-1 == page || hi <= lo) return;
+    uint64_t a = (lo - mp->from) / page * page, b = (hi - mp->from + page - 1) / page * page;
+    if (b > mp->len) b = mp->len;
+    if (b > a) (void)madvise(mp->at + a, (size_t)(b - a), MADV_DONTNEED);
+}
+
 /* Local: all of this rank's sites through the mapping, slab by slab. */
 static int map_move(lattio_move *m, mapping *mp, int writing)
 {
@@ -155,6 +171,7 @@ static int map_move(lattio_move *m, mapping *mp, int writing)
         map_call c = {m, mp, writing, UINT64_MAX, 0};
         lattio_prof_phase(m->f, LATTIO_PHASE_PACK);
         RETURN_IF_ERROR(lattio_layout_runs_each(m->l, first, n, runs, MAP_RUNS, map_batch, &c));
+        release(mp, c.lo, c.hi);
         if (!writing) continue;
         lattio_prof_phase(m->f, LATTIO_PHASE_IO);
         uint64_t *slot = done[q % (MAP_WB_LAG + 1)];
