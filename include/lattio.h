@@ -1003,7 +1003,8 @@ enum lattio_mode {
 enum lattio_strategy {
     LATTIO_STRATEGY_AUTO = 0,        /* LATTIO_STRATEGY (environment) when set, else a rule
                                         measured on this project's machines picks one per call:
-                                        mapped on 2+ ranks where it applies (below), else from
+                                        mapped where it applies (below: writes on 2+ ranks,
+                                        reads on any number), else from
                                         the layout: independent when every rank's
                                         contiguous file runs are >= 1 MiB (t-slabs) or at one
                                         rank, else aggregate with one aggregator per node
@@ -1026,7 +1027,10 @@ enum lattio_strategy {
                                         cache, no write call and no exchange; only where the
                                         page cache is the file: every rank on one node, the
                                         file on a local disk or tmpfs, opened by name;
-                                        elsewhere the rule of AUTO decides */
+                                        elsewhere the rule of AUTO decides.  A rank reads
+                                        through the mapping only when the page cache holds
+                                        its whole range, else independently; with a helper
+                                        thread (LATTIO_FIELD_THREADS) both threads convert */
 };
 
 typedef struct lattio_options {

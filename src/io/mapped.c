@@ -25,6 +25,7 @@
 #include "strategy.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -36,6 +37,8 @@
  * two slabs later (by then the other ranks have filled its shared pages). */
 #define MAP_SLAB ((uint64_t)16 << 20)
 #define MAP_WB_LAG 2
+/* Bytes of file per block the two lanes take in turn (with a helper). */
+#define MAP_BLOCK ((uint64_t)256 << 10)
 
 typedef struct mapping {
     int fd;
@@ -46,9 +49,21 @@ typedef struct mapping {
 typedef struct map_call {
     lattio_move *m;
     mapping *mp;
-    int writing;
+    int writing, lane;
     uint64_t lo, hi; /* file bytes this batch touched (absolute) */
 } map_call;
+
+/* One slab on one or two lanes: blocks of `block` sites taken in turn
+ * through an atomic counter by this thread (lane 0) and, with a helper
+ * thread, lane 1; each lane keeps the file bytes it touched. */
+typedef struct map_slab {
+    lattio_move *m;
+    mapping *mp;
+    int writing;
+    uint64_t first, n, block;
+    _Atomic uint64_t next;
+    uint64_t lo[2], hi[2];
+} map_slab;
 
 /* Local: the absolute file range [*lo, *hi) of this rank's sites (they are
  * numbered in file order: the first site's run starts it, the last's ends
@@ -95,10 +110,16 @@ static int map_range(lattio_move *m, uint64_t lo, uint64_t hi, int writing, mapp
     mp->at = NULL;
     if (!name || page <= 0 || hi > (uint64_t)INT64_MAX) return 0;
     mp->fd = open(name, (writing ? O_RDWR : O_RDONLY) | O_CLOEXEC);
-    if (mp->fd < 0) return 0; /* the name is not this file here: MPI-IO's handle still is */
+    if (mp->fd < 0) { /* the name is not this file here: MPI-IO's handle still is */
+        LATTIO_TRACE("mapped: cannot open %s (%d)", name, errno);
+        return 0;
+    }
     int rc = LATTIO_OK;
     if (writing && fallocate(mp->fd, 0, (off_t)lo, (off_t)(hi - lo)) != 0) {
-        if (errno == EOPNOTSUPP || errno == ENOSYS) return 0;
+        if (errno == EOPNOTSUPP || errno == ENOSYS) {
+            LATTIO_TRACE("mapped: the file system cannot reserve blocks");
+            return 0;
+        }
         rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_WRITE, "fallocate of the lattice's range");
     }
     struct stat st;
@@ -110,9 +131,14 @@ static int map_range(lattio_move *m, uint64_t lo, uint64_t hi, int writing, mapp
     RETURN_IF(mp->len > SIZE_MAX, LATTIO_ERR_NOMEM);
     void *at = mmap(NULL, (size_t)mp->len, writing ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED,
                     mp->fd, (off_t)mp->from);
-    if (at == MAP_FAILED) return 0;
+    if (at == MAP_FAILED) {
+        LATTIO_TRACE("mapped: mmap of %llu bytes failed (%d)", (unsigned long long)mp->len, errno);
+        return 0;
+    }
     mp->at = at;
-    return writing || resident(mp, (size_t)page) ? 1 : 0;
+    if (writing || resident(mp, (size_t)page)) return 1;
+    LATTIO_TRACE("mapped: the range is not all in the page cache");
+    return 0;
 }
 
 static void unmap(mapping *mp)
@@ -133,8 +159,8 @@ static int map_batch(void *ctx, uint64_t first, uint64_t n, const lattio_run *ru
         const uint64_t at = c->m->base + runs[i].file_offset;
         unsigned char *p = c->mp->at + (at - c->mp->from);
         const uint64_t s0 = first + runs[i].packed_offset / sb, k = runs[i].bytes / sb;
-        RETURN_IF_ERROR(c->writing ? lattio_stage_fill(c->m->s, 0, s0, k, sb, p)
-                                   : lattio_stage_drain(c->m->s, 0, s0, k, sb, p));
+        RETURN_IF_ERROR(c->writing ? lattio_stage_fill(c->m->s, c->lane, s0, k, sb, p)
+                                   : lattio_stage_drain(c->m->s, c->lane, s0, k, sb, p));
         if (at < c->lo) c->lo = at;
         if (at + runs[i].bytes > c->hi) c->hi = at + runs[i].bytes;
     }
@@ -155,6 +181,53 @@ static void release(const mapping *mp, uint64_t lo, uint64_t hi)
     if (b > a) (void)madvise(mp->at + a, (size_t)(b - a), MADV_DONTNEED);
 }
 
+/* Take blocks of the slab on `lane` until none is left; a failure stops
+ * the other lane. */
+static int slab_take(map_slab *j, int lane)
+{
+    lattio_run runs[MAP_RUNS];
+    const uint64_t nblocks = (j->n + j->block - 1) / j->block;
+    for (;;) {
+        const uint64_t b = atomic_fetch_add(&j->next, 1);
+        if (b >= nblocks) return LATTIO_OK;
+        const uint64_t at = b * j->block, k = j->n - at < j->block ? j->n - at : j->block;
+        map_call c = {j->m, j->mp, j->writing, lane, UINT64_MAX, 0};
+        const int rc = lattio_layout_runs_each(j->m->l, j->first + at, k, runs, MAP_RUNS, map_batch, &c);
+        if (rc < 0) {
+            atomic_store(&j->next, nblocks);
+            return rc;
+        }
+        if (c.lo < j->lo[lane]) j->lo[lane] = c.lo;
+        if (c.hi > j->hi[lane]) j->hi[lane] = c.hi;
+    }
+}
+
+static int slab_helper(void *arg) { return slab_take(arg, 1); }
+
+/* Local: sites [first, first + n) through the mapping, on both lanes when
+ * the rank has a helper thread; the file bytes touched in *lo, *hi. */
+static int map_slab_move(lattio_move *m, mapping *mp, int writing, uint64_t first, uint64_t n, uint64_t *lo,
+                         uint64_t *hi)
+{
+    const int helper = m->helper; /* agreed by every rank: a stager with two lanes */
+    map_slab j = {m, mp, writing, first, n, n, 0, {UINT64_MAX, UINT64_MAX}, {0, 0}};
+    if (helper) { /* blocks of about MAP_BLOCK bytes, at least a fused block of the stager */
+        const uint64_t b = MAP_BLOCK / m->l->site_bytes;
+        j.block = b > m->s->block_sites ? b : m->s->block_sites;
+        if (j.block == 0) j.block = 1;
+    }
+    atomic_init(&j.next, 0);
+    lattio_task t;
+    if (helper) lattio_task_start(&t, slab_helper, &j);
+    const int mine = slab_take(&j, 0);
+    const int theirs = helper ? lattio_task_join(&t) : LATTIO_OK;
+    RETURN_IF_ERROR(mine);
+    RETURN_IF_ERROR(theirs);
+    *lo = j.lo[0] < j.lo[1] ? j.lo[0] : j.lo[1];
+    *hi = j.hi[0] > j.hi[1] ? j.hi[0] : j.hi[1];
+    return LATTIO_OK;
+}
+
 /* Local: all of this rank's sites through the mapping, slab by slab. */
 static int map_move(lattio_move *m, mapping *mp, int writing)
 {
@@ -164,14 +237,12 @@ static int map_move(lattio_move *m, mapping *mp, int writing)
     lattio_slab_plan_make(&p, m->l, budget ? budget : 1);
     m->rounds = p.nchunks;
     uint64_t done[MAP_WB_LAG + 1][2] = {{0}};
-    lattio_run runs[MAP_RUNS];
     for (uint64_t q = 0; q < p.nchunks; q++) {
-        uint64_t first, n;
+        uint64_t first, n, lo, hi;
         lattio_slab_chunk(&p, q, &first, &n);
-        map_call c = {m, mp, writing, UINT64_MAX, 0};
         lattio_prof_phase(m->f, LATTIO_PHASE_PACK);
-        RETURN_IF_ERROR(lattio_layout_runs_each(m->l, first, n, runs, MAP_RUNS, map_batch, &c));
-        release(mp, c.lo, c.hi);
+        RETURN_IF_ERROR(map_slab_move(m, mp, writing, first, n, &lo, &hi));
+        release(mp, lo, hi);
         if (!writing) continue;
         lattio_prof_phase(m->f, LATTIO_PHASE_IO);
         uint64_t *slot = done[q % (MAP_WB_LAG + 1)];
@@ -179,8 +250,8 @@ static int map_move(lattio_move *m, mapping *mp, int writing)
             const uint64_t *old = done[(q - MAP_WB_LAG) % (MAP_WB_LAG + 1)];
             lattio_writeback_start(m->f, old[0], old[1] - old[0]);
         }
-        slot[0] = c.lo;
-        slot[1] = c.hi;
+        slot[0] = lo;
+        slot[1] = hi;
     }
     if (writing) /* the last stretches */
         for (uint64_t q = p.nchunks > MAP_WB_LAG ? p.nchunks - MAP_WB_LAG : 0; q < p.nchunks; q++) {

@@ -1,8 +1,10 @@
 /* helper_thread.c -- the field writer's ways of running its rounds give
  * the same file: a helper thread staging round q+1 while round q is
  * written (LATTIO_FIELD_THREADS=1, the two threads sharing the blocks of a
- * round) or not (THREADS=0), each under the default strategy (aggregate
- * for the short runs of this small lattice) and the independent one.  For five decompositions, with halos and another memory
+ * round) or not (THREADS=0), each under the default strategy, the
+ * independent one and the mapped one (where the page cache is the file:
+ * both threads converting into or out of the file's pages, taking the
+ * blocks of a slab in turn).  For five decompositions, with halos and another memory
  * order (so blocks are packed on both threads), and staging bounds from
  * one site to the default, each file equals the one rank 0 writes alone;
  * under the helper, a round corrupted after staging is caught by the
@@ -13,10 +15,11 @@
 
 #include <stdlib.h>
 
-static void set_mode(int threads, int independent)
+/* strategy: 0 the default, 1 independent, 2 mapped */
+static void set_mode(int threads, int strategy)
 {
     setenv("LATTIO_FIELD_THREADS", threads ? "1" : "0", 1);
-    if (independent) setenv("LATTIO_STRATEGY", "independent", 1);
+    if (strategy) setenv("LATTIO_STRATEGY", strategy == 1 ? "independent" : "mapped", 1);
     else unsetenv("LATTIO_STRATEGY");
 }
 
@@ -70,10 +73,11 @@ int main(int argc, char **argv)
 {
     mpitest_init(&argc, &argv);
     fm_write_reference("ref.lime", LATTIO_REAL_F64_NATIVE, LATTIO_REAL_F64_BE);
-    static const int modes[4][2] = {{1, 1}, {0, 1}, {1, 0}, {0, 0}};
+    enum { NMODES = 6 };
+    static const int modes[NMODES][2] = {{1, 1}, {0, 1}, {1, 0}, {0, 0}, {1, 2}, {0, 2}};
     static const uint64_t stagings[4] = {576, 576 * 7, 576 * 100, 0};
     int retries = -1;
-    for (int m = 0; m < 4; m++) {
+    for (int m = 0; m < NMODES; m++) {
         set_mode(modes[m][0], modes[m][1]);
         for (int v = 0; v < 5; v++)
             for (int odd = 0; odd < 2; odd++)
@@ -82,7 +86,7 @@ int main(int argc, char **argv)
                     CHECK_INT(retries, 0);
                 }
     }
-    for (int m = 0; m < 4; m++) { /* the first sites staged: main, then helper */
+    for (int m = 0; m < NMODES; m++) { /* the first sites staged: main, then helper */
         set_mode(modes[m][0], modes[m][1]);
         for (int corrupt = 1; corrupt <= 3; corrupt++) {
             CHECK(write_case(0, 1, 576 * 7, corrupt, &retries));
@@ -90,7 +94,7 @@ int main(int argc, char **argv)
         }
     }
     CHECK(write_case(2, 1, 576 * 7, 0, &retries));
-    for (int m = 0; m < 4; m++) { /* reads: helper thread or not, same data */
+    for (int m = 0; m < NMODES; m++) { /* reads: helper thread or not, same data */
         set_mode(modes[m][0], modes[m][1]);
         for (int v = 0; v < 5; v++)
             for (int odd = 0; odd < 2; odd++)
