@@ -14,8 +14,14 @@
  *            big-endian: no conversion, no checksum), same decomposition;
  *   field    lattio_field_write (conversion + checksum + the ILDG record
  *            set) / lattio_field_read with checksum verification;
- *   lemon    Lemon's approach: a subarray file view and one
- *            MPI_File_write_at_all / read_at_all (+ MPI_File_sync).
+ *   lemon    Lemon's approach on bytes already converted: a subarray file
+ *            view and one MPI_File_write_at_all / read_at_all (+
+ *            MPI_File_sync); no conversion, no checksum;
+ *   lemon+conv  the same work as a field call, as a Lemon code does it
+ *            (tmLQCD's gauge I/O): writing, the rank's sites converted to
+ *            big-endian and checksummed into a buffer of the local volume,
+ *            then Lemon's collective write; reading, Lemon's collective
+ *            read, then the checksum and the conversion into the array.
  * The floor of a field write is max(plain, kernel) with a free core per rank
  * (a helper thread overlaps them) and plain + kernel on one core per rank.
  * Cases alternate within each repetition so machine noise hits all, and
@@ -38,10 +44,11 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { POSIX_W, PLAIN_W, FIELD_W, LEMON_W, POSIX_R, PLAIN_R, FIELD_R, LEMON_R, MPI_W, MPI_R, NC };
+enum { POSIX_W, PLAIN_W, FIELD_W, LEMON_W, POSIX_R, PLAIN_R, FIELD_R, LEMON_R, MPI_W, MPI_R, LEMONC_W,
+       LEMONC_R, NC };
 static const char *names[NC] = {"posix write", "plain write", "field write", "lemon write",
                                 "posix read", "plain read", "field read", "lemon read",
-                                "mpi write",  "mpi read"};
+                                "mpi write",  "mpi read", "lemon+conv write", "lemon+conv read"};
 static int rank_, size_;
 static uint64_t c_bytes; /* the file's bytes, for fresh() */
 static const char *const files[] = {"posix.bin", "mpi.bin", "plain.lime", "field.lime", "lemon.bin"};
@@ -261,6 +268,30 @@ static double kernel(ctx *c, int writing)
     return tmax(t);
 }
 
+/* Lemon's side of a field call: all of this rank's sites converted and
+ * checksummed between the native array and the big-endian buffer in one
+ * pass (writing: native -> BE + sum; reading: sum + BE -> native). */
+static void convert_all(ctx *c, int writing)
+{
+    lattio_scidac_sum sum = {0, 0};
+    const uint64_t n = lattio_layout_local_sites(&c->l), per = (64 << 10) / 576;
+    for (uint64_t s = 0; s < n; s += per) {
+        const uint64_t k = n - s < per ? n - s : per;
+        if (writing) {
+            lattio_convert_reals(c->be + s * 576, LATTIO_REAL_F64_BE, c->local + s * 72, LATTIO_REAL_F64_NATIVE,
+                                 (size_t)(k * 72));
+            lattio_scidac_sum_sites(&sum, c->be + s * 576, 576, k, s);
+        } else {
+            lattio_scidac_sum_sites(&sum, c->be + s * 576, 576, k, s);
+            lattio_convert_reals(c->local + s * 72, LATTIO_REAL_F64_NATIVE, c->be + s * 576, LATTIO_REAL_F64_BE,
+                                 (size_t)(k * 72));
+        }
+    }
+    uint32_t in[2] = {sum.suma, sum.sumb}, out[2];
+    MPI_Allreduce(in, out, 2, MPI_UINT32_T, MPI_BXOR, MPI_COMM_WORLD);
+    if (out[0] == 42 && out[1] == 42) printf("!");
+}
+
 static void keep_profile(ctx *c, lattio_file *f, int which)
 {
     lattio_profile p;
@@ -313,12 +344,14 @@ static double lattio_io(ctx *c, int field, int writing)
     return tmax(t);
 }
 
-/* Lemon's approach on the file bytes: subarray view, one collective call. */
-static double lemon_io(ctx *c, int writing)
+/* Lemon's approach on the file bytes: subarray view, one collective call;
+ * with `conv` the conversion and checksum a field needs, timed with it. */
+static double lemon_io(ctx *c, int writing, int conv)
 {
     if (writing) fresh("lemon.bin");
     MPI_Barrier(MPI_COMM_WORLD);
     const double t0 = MPI_Wtime();
+    if (conv && writing) convert_all(c, 1);
     MPI_File fh;
     MPI_File_open(MPI_COMM_WORLD, "lemon.bin", writing ? MPI_MODE_CREATE | MPI_MODE_WRONLY : MPI_MODE_RDONLY,
                   MPI_INFO_NULL, &fh);
@@ -343,6 +376,7 @@ static double lemon_io(ctx *c, int writing)
     MPI_Type_free(&ft);
     MPI_Type_free(&site);
     if (rc != MPI_SUCCESS) die(LATTIO_ERR_MPI, "lemon");
+    if (conv && !writing) convert_all(c, 0);
     return tmax(MPI_Wtime() - t0);
 }
 
@@ -356,6 +390,23 @@ static double med(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, cmp);
     return v[n / 2];
+}
+
+/* Ratios within each repetition, then their median: the cases of one
+ * repetition ran within a minute of each other, so a slow spell of the
+ * machine moves numerator and denominator together.  `floor`: the
+ * denominator is max(b, k) (1), b + k (2) or b alone (0); `speed`: b / a
+ * instead of a / b. */
+static double paired(const double *a, const double *b, const double *k, int n, int floor, int speed)
+{
+    double r[50];
+    for (int i = 0; i < n; i++) {
+        double d = b[i];
+        if (floor == 1 && k[i] > d) d = k[i];
+        if (floor == 2) d += k[i];
+        r[i] = speed ? d / a[i] : a[i] / d;
+    }
+    return med(r, n);
 }
 
 int main(int argc, char **argv)
@@ -381,11 +432,13 @@ int main(int argc, char **argv)
         v[POSIX_W] = posix_io(&c, 1);
         v[FIELD_W] = lattio_io(&c, 1, 1);
         v[PLAIN_W] = lattio_io(&c, 0, 1);
-        v[LEMON_W] = lemon_io(&c, 1);
+        v[LEMON_W] = lemon_io(&c, 1, 0);
         v[POSIX_R] = posix_io(&c, 0);
         v[FIELD_R] = lattio_io(&c, 1, 0);
         v[PLAIN_R] = lattio_io(&c, 0, 0);
-        v[LEMON_R] = lemon_io(&c, 0);
+        v[LEMON_R] = lemon_io(&c, 0, 0);
+        v[LEMONC_W] = lemon_io(&c, 1, 1);
+        v[LEMONC_R] = lemon_io(&c, 0, 1);
         v[MPI_W] = mpi_io(&c, 1);
         v[MPI_R] = mpi_io(&c, 0);
         const double a = kernel(&c, 1), b = kernel(&c, 0);
@@ -395,6 +448,14 @@ int main(int argc, char **argv)
         kr[r] = b;
     }
     if (rank_ == 0) {
+        /* before med() sorts the columns */
+        const double pair[12] = {
+            paired(t[FIELD_W], t[PLAIN_W], kw, reps, 1, 0), paired(t[FIELD_W], t[PLAIN_W], kw, reps, 2, 0),
+            paired(t[FIELD_R], t[PLAIN_R], kr, reps, 1, 0), paired(t[FIELD_R], t[PLAIN_R], kr, reps, 2, 0),
+            paired(t[FIELD_W], t[POSIX_W], kw, reps, 0, 1), paired(t[FIELD_W], t[MPI_W], kw, reps, 0, 1),
+            paired(t[FIELD_W], t[LEMON_W], kw, reps, 0, 1), paired(t[FIELD_W], t[LEMONC_W], kw, reps, 0, 1),
+            paired(t[FIELD_R], t[POSIX_R], kr, reps, 0, 1), paired(t[FIELD_R], t[MPI_R], kr, reps, 0, 1),
+            paired(t[FIELD_R], t[LEMON_R], kr, reps, 0, 1), paired(t[FIELD_R], t[LEMONC_R], kr, reps, 0, 1)};
         double m[NC];
         for (int k = 0; k < NC; k++) m[k] = med(t[k], reps);
         const double mkw = med(kw, reps), mkr = med(kr, reps);
@@ -416,6 +477,14 @@ int main(int argc, char **argv)
         printf("  SPEED lemon/field write %.2f, lemon/plain write %.2f, lemon/field read %.2f, "
                "lemon/plain read %.2f\n",
                m[LEMON_W] / m[FIELD_W], m[LEMON_W] / m[PLAIN_W], m[LEMON_R] / m[FIELD_R], m[LEMON_R] / m[PLAIN_R]);
+        printf("  SPEED lemon+conv/field write %.2f, lemon+conv/field read %.2f\n", m[LEMONC_W] / m[FIELD_W],
+               m[LEMONC_R] / m[FIELD_R]);
+        printf("  PAIRED (median over repetitions of each one's ratio): field write / max(plain, kernel) "
+               "%.2f, / (plain + kernel) %.2f; field read / max %.2f, / sum %.2f\n",
+               pair[0], pair[1], pair[2], pair[3]);
+        printf("  PAIRED speed vs field: write posix %.2f, mpi %.2f, lemon %.2f, lemon+conv %.2f; "
+               "read posix %.2f, mpi %.2f, lemon %.2f, lemon+conv %.2f\n",
+               pair[4], pair[5], pair[6], pair[7], pair[8], pair[9], pair[10], pair[11]);
         for (int w = 0; w < 2; w++) {
             printf("  field %s phases (mean over ranks, s):", w ? "read" : "write");
             for (int k = 0; k < LATTIO_NPHASES; k++)
