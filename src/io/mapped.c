@@ -80,24 +80,97 @@ static int span(const lattio_move *m, uint64_t total, uint64_t *lo, uint64_t *hi
     return LATTIO_OK;
 }
 
-/* Local: 1 when every page of the mapping is in the page cache (mincore),
- * so reading it makes no disk I/O: a disk error under a mapping is a
- * signal (SIGBUS), not a status, and lattio never lets one reach the
- * caller.  Pages evicted between this check and the read are read again
- * by the kernel; only a disk error at that moment would still signal. */
-static int resident(const mapping *mp, size_t page)
+/* Local: fn(ctx, first, count) for each run of the mapping's pages that
+ * the page cache does not hold (mincore), page indices from the mapping's
+ * start; stops at fn's first non-zero return, returned (or -1 when
+ * mincore fails). */
+static int each_missing(const mapping *mp, uint64_t page, int (*fn)(void *, uint64_t, uint64_t), void *ctx)
 {
     enum { PIECE = 1 << 16 }; /* pages per mincore call */
     unsigned char *vec = lattio_malloc(PIECE);
-    if (!vec) return 0;
-    int all = 1;
-    for (uint64_t at = 0; all && at < mp->len; at += (uint64_t)PIECE * page) {
-        const uint64_t n = mp->len - at < (uint64_t)PIECE * page ? mp->len - at : (uint64_t)PIECE * page;
-        if (mincore(mp->at + at, (size_t)n, vec) != 0) all = 0;
-        for (uint64_t i = 0; all && i < (n + page - 1) / page; i++) all = vec[i] & 1;
+    if (!vec) return -1;
+    const uint64_t npages = (mp->len + page - 1) / page;
+    uint64_t run = 0, nrun = 0; /* the missing run being gathered */
+    int rc = 0;
+    for (uint64_t p0 = 0; rc == 0 && p0 < npages; p0 += PIECE) {
+        const uint64_t n = npages - p0 < PIECE ? npages - p0 : PIECE;
+        const uint64_t bytes = (p0 + n) * page > mp->len ? mp->len - p0 * page : n * page;
+        if (mincore(mp->at + p0 * page, (size_t)bytes, vec) != 0) rc = -1;
+        for (uint64_t i = 0; rc == 0 && i < n; i++) {
+            if (!(vec[i] & 1)) {
+                if (nrun == 0) run = p0 + i;
+                nrun++;
+            } else if (nrun) {
+                rc = fn(ctx, run, nrun);
+                nrun = 0;
+            }
+        }
     }
+    if (rc == 0 && nrun) rc = fn(ctx, run, nrun);
     lattio_free(vec);
-    return all;
+    return rc;
+}
+
+static int count_pages(void *ctx, uint64_t first, uint64_t n)
+{
+    (void)first;
+    *(uint64_t *)ctx += n;
+    return 0;
+}
+
+typedef struct refill_ctx {
+    const mapping *mp;
+    uint64_t page;
+    unsigned char *buf;
+} refill_ctx;
+
+#define REFILL_CALL ((uint64_t)1 << 20)
+
+/* Read pages [first, first + n) of the mapping with pread (into a scratch
+ * buffer, discarded): the page cache holds them afterwards, and a disk
+ * error is a return value here, not a signal later; 1 on an error or an
+ * early end of file. */
+static int refill_pages(void *ctx, uint64_t first, uint64_t n)
+{
+    const refill_ctx *c = ctx;
+    uint64_t at = c->mp->from + first * c->page, end = c->mp->from + (first + n) * c->page;
+    if (end > c->mp->from + c->mp->len) end = c->mp->from + c->mp->len;
+    while (at < end) {
+        const size_t want = end - at < REFILL_CALL ? (size_t)(end - at) : (size_t)REFILL_CALL;
+        const ssize_t got = pread(c->mp->fd, c->buf, want, (off_t)at);
+        if (got <= 0) return 1;
+        at += (uint64_t)got;
+    }
+    return 0;
+}
+
+/* Local: 1 when every page of the mapping is in the page cache (mincore),
+ * so reading it makes no disk I/O: a disk error under a mapping is a
+ * signal (SIGBUS), not a status, and lattio never lets one reach the
+ * caller.  Where at most a quarter of the range is missing (pages the
+ * kernel evicted from a file otherwise cached), those pages are first read
+ * in with pread, so a partly evicted file is still read through the
+ * mapping; a mostly cold file is not (the independent strategy reads it
+ * once).  Pages evicted between this check and the read are read again by
+ * the kernel; only a disk error at that moment would still signal. */
+static int resident(const mapping *mp, size_t page)
+{
+    uint64_t missing = 0;
+    if (each_missing(mp, page, count_pages, &missing) != 0) return 0;
+    if (missing == 0) return 1;
+    if (missing * page > mp->len / 4) {
+        LATTIO_TRACE("mapped: %llu of %llu pages not in the page cache", (unsigned long long)missing,
+                     (unsigned long long)((mp->len + page - 1) / page));
+        return 0;
+    }
+    refill_ctx c = {mp, page, lattio_malloc(REFILL_CALL)};
+    int ok = c.buf && each_missing(mp, page, refill_pages, &c) == 0;
+    lattio_free(c.buf);
+    uint64_t still = 0;
+    ok = ok && each_missing(mp, page, count_pages, &still) == 0 && still == 0;
+    LATTIO_TRACE("mapped: %llu pages read into the page cache first%s", (unsigned long long)missing,
+                 ok ? "" : "; still not all there");
+    return ok;
 }
 
 /* Local.  Map [lo, hi): 1 when mapped, 0 when this rank should use the
@@ -137,7 +210,6 @@ static int map_range(lattio_move *m, uint64_t lo, uint64_t hi, int writing, mapp
     }
     mp->at = at;
     if (writing || resident(mp, (size_t)page)) return 1;
-    LATTIO_TRACE("mapped: the range is not all in the page cache");
     return 0;
 }
 
