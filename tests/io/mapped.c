@@ -15,7 +15,7 @@
  *   - LATTIO_STRATEGY=independent turns it off (calls are made).
  * The calls are counted through the profiling interface. */
 #define _GNU_SOURCE
-#include "mpitest.h"
+#include "xsplit.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -23,10 +23,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-static int counting;
-static long io_calls;
-
-#define COUNTED(call) (counting ? io_calls++ : 0, call)
+#define COUNTED(call) (xs_counting ? xs_io_calls++ : 0, call)
 
 int MPI_File_write_at(MPI_File fh, MPI_Offset off, const void *b, int n, MPI_Datatype t, MPI_Status *st)
 {
@@ -60,28 +57,6 @@ int MPI_File_read_all(MPI_File fh, void *b, int n, MPI_Datatype t, MPI_Status *s
 #define OFF 3u /* the lattice starts 3 bytes into the payload */
 #define PAYLOAD (OFF + (uint64_t)X * Y * Z * SITE)
 
-static unsigned char byte_at(uint64_t site, unsigned k) { return (unsigned char)(site * 131u + k * 7u + 1u); }
-
-/* x (the fastest file dimension) split over the ranks: runs of a few sites. */
-static void layout(lattio_layout *l)
-{
-    const uint64_t g[3] = {Z, Y, X};
-    uint64_t lo[3] = {0, 0, 0}, cnt[3] = {Z, Y, 0};
-    CHECK_OK(lattio_split(X, (uint64_t)mpitest_size, (uint64_t)mpitest_rank, &lo[2], &cnt[2]));
-    CHECK_OK(lattio_layout_init(l, 3, g, lo, cnt, SITE));
-}
-
-static void fill(const lattio_layout *l, unsigned char *buf)
-{
-    size_t p = 0;
-    for (uint64_t z = 0; z < l->count[0]; z++)
-        for (uint64_t y = 0; y < l->count[1]; y++)
-            for (uint64_t x = 0; x < l->count[2]; x++, p += SITE) {
-                const uint64_t site = ((l->lo[0] + z) * Y + l->lo[1] + y) * X + l->lo[2] + x;
-                for (unsigned k = 0; k < SITE; k++) buf[p + k] = byte_at(site, k);
-            }
-}
-
 /* The MPI-IO calls of all ranks during one lattice write (or read). */
 static long write_file(const char *path, int strategy, const lattio_layout *l, const unsigned char *buf)
 {
@@ -92,44 +67,27 @@ static long write_file(const char *path, int strategy, const lattio_layout *l, c
     CHECK_OK(lattio_open(MPI_COMM_WORLD, path, LATTIO_MODE_CREATE, MPI_INFO_NULL, &opt, &f));
     CHECK_OK(lattio_record_begin(f, "lattio-test", PAYLOAD, 1, 1));
     MPI_Barrier(MPI_COMM_WORLD);
-    io_calls = 0;
-    counting = 1;
+    xs_io_calls = 0;
+    xs_counting = 1;
     CHECK_OK(lattio_lattice_write(f, l, OFF, buf));
-    counting = 0;
+    xs_counting = 0;
     CHECK_OK(lattio_record_end(f, 1)); /* the OFF bytes before the lattice: zeros */
     CHECK_OK(lattio_close(f));
     long all = 0;
-    MPI_Allreduce(&io_calls, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&xs_io_calls, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     return all;
 }
 
 static int evict(const char *path);
+
+static void evict_cb(void *path) { CHECK(evict(path)); }
 
 /* `drop`: the file's pages leave the page cache after the open (which
  * reads the record index) and before the lattice read. */
 static long read_file(const char *path, int strategy, const lattio_layout *l, const unsigned char *want,
                       int drop)
 {
-    const size_t n = (size_t)lattio_layout_local_sites(l) * SITE;
-    unsigned char *got = calloc(n ? n : 1, 1);
-    lattio_options opt;
-    lattio_options_default(&opt);
-    opt.strategy = strategy;
-    lattio_file *f = NULL;
-    lattio_record_info info;
-    CHECK_OK(lattio_open(MPI_COMM_WORLD, path, LATTIO_MODE_READ, MPI_INFO_NULL, &opt, &f));
-    CHECK_OK(lattio_record_next(f, &info));
-    if (drop) CHECK(evict(path));
-    io_calls = 0;
-    counting = 1;
-    CHECK_OK(lattio_lattice_read(f, l, OFF, got));
-    counting = 0;
-    CHECK_OK(lattio_close(f));
-    CHECK(memcmp(got, want, n) == 0);
-    free(got);
-    long all = 0;
-    MPI_Allreduce(&io_calls, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-    return all;
+    return xs_read_counted(path, strategy, l, OFF, want, drop ? evict_cb : NULL, (void *)path);
 }
 
 /* Rank 0: the payload is the image, byte for byte. */
@@ -144,7 +102,7 @@ static void check_payload(const char *path)
     CHECK(fread(b, 1, PAYLOAD, fp) == PAYLOAD);
     fclose(fp);
     uint64_t bad = 0;
-    for (uint64_t i = 0; i < (uint64_t)X * Y * Z * SITE; i++) bad += b[OFF + i] != byte_at(i / SITE, (unsigned)(i % SITE));
+    for (uint64_t i = 0; i < (uint64_t)X * Y * Z * SITE; i++) bad += b[OFF + i] != xs_byte(i / SITE, (unsigned)(i % SITE));
     for (unsigned i = 0; i < OFF; i++) bad += b[i] != 0;
     CHECK_U64(bad, 0);
     free(b);
@@ -174,10 +132,10 @@ int main(int argc, char **argv)
 {
     mpitest_init(&argc, &argv);
     lattio_layout l;
-    layout(&l);
+    xs_layout(&l, Z, Y, X, SITE);
     const size_t n = (size_t)lattio_layout_local_sites(&l) * SITE;
     unsigned char *buf = malloc(n ? n : 1);
-    fill(&l, buf);
+    xs_fill(&l, buf);
     const int many = mpitest_size > 1;
 
     /* the default: mapped on 2+ ranks; on one, independent writes (calls)

@@ -12,7 +12,7 @@
  *   - the whole file dropped: the read makes MPI-IO calls, data right.
  * Skipped where pages cannot be dropped (tmpfs) or the kernel kept them. */
 #define _GNU_SOURCE
-#include "mpitest.h"
+#include "xsplit.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -22,22 +22,19 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-static int counting;
-static long io_calls;
-
 int MPI_File_read_at(MPI_File fh, MPI_Offset off, void *b, int n, MPI_Datatype t, MPI_Status *st)
 {
-    io_calls += counting;
+    xs_io_calls += xs_counting;
     return PMPI_File_read_at(fh, off, b, n, t, st);
 }
 int MPI_File_read_at_all(MPI_File fh, MPI_Offset off, void *b, int n, MPI_Datatype t, MPI_Status *st)
 {
-    io_calls += counting;
+    xs_io_calls += xs_counting;
     return PMPI_File_read_at_all(fh, off, b, n, t, st);
 }
 int MPI_File_read_all(MPI_File fh, void *b, int n, MPI_Datatype t, MPI_Status *st)
 {
-    io_calls += counting;
+    xs_io_calls += xs_counting;
     return PMPI_File_read_all(fh, b, n, t, st);
 }
 
@@ -48,27 +45,6 @@ int MPI_File_read_all(MPI_File fh, void *b, int n, MPI_Datatype t, MPI_Status *s
 #define BYTES ((uint64_t)X * Y * Z * SITE)
 #define HEADER 144u /* one LIME header before the payload */
 #define PATH "refill.lime"
-
-static unsigned char byte_at(uint64_t site, unsigned k) { return (unsigned char)(site * 67u + k * 13u + 5u); }
-
-static void layout(lattio_layout *l)
-{
-    const uint64_t g[3] = {Z, Y, X};
-    uint64_t lo[3] = {0, 0, 0}, cnt[3] = {Z, Y, 0};
-    CHECK_OK(lattio_split(X, (uint64_t)mpitest_size, (uint64_t)mpitest_rank, &lo[2], &cnt[2]));
-    CHECK_OK(lattio_layout_init(l, 3, g, lo, cnt, SITE));
-}
-
-static void fill(const lattio_layout *l, unsigned char *buf)
-{
-    size_t p = 0;
-    for (uint64_t z = 0; z < l->count[0]; z++)
-        for (uint64_t y = 0; y < l->count[1]; y++)
-            for (uint64_t x = 0; x < l->count[2]; x++, p += SITE) {
-                const uint64_t site = ((l->lo[0] + z) * Y + l->lo[1] + y) * X + l->lo[2] + x;
-                for (unsigned k = 0; k < SITE; k++) buf[p + k] = byte_at(site, k);
-            }
-}
 
 /* Rank 0: the pages of file bytes [off, off + len) (len 0: to the end)
  * the page cache holds, on every rank (-1: cannot tell). */
@@ -111,31 +87,28 @@ static int drop(uint64_t off, uint64_t len)
     return ok && cached(off, len) == 0;
 }
 
+typedef struct drop_args {
+    uint64_t off, len;
+    int dropped;
+} drop_args;
+
+static void drop_cb(void *ctx)
+{
+    drop_args *d = ctx;
+    d->dropped = drop(d->off, d->len);
+}
+
 /* The MPI-IO read calls of all ranks during a mapped lattice read of the
- * file, whose every byte is checked against `want`. */
+ * file, whose every byte is checked against `want`, with file bytes
+ * [drop_off, drop_off + drop_len) dropped from the page cache after the
+ * open (*dropped: they were). */
 static long read_mapped(const lattio_layout *l, const unsigned char *want, uint64_t drop_off, uint64_t drop_len,
                         int *dropped)
 {
-    const size_t n = (size_t)lattio_layout_local_sites(l) * SITE;
-    unsigned char *got = calloc(n ? n : 1, 1);
-    lattio_options opt;
-    lattio_options_default(&opt);
-    opt.strategy = LATTIO_STRATEGY_MAPPED;
-    lattio_file *f = NULL;
-    lattio_record_info info;
-    CHECK_OK(lattio_open(MPI_COMM_WORLD, PATH, LATTIO_MODE_READ, MPI_INFO_NULL, &opt, &f));
-    CHECK_OK(lattio_record_next(f, &info));
-    *dropped = drop(drop_off, drop_len); /* after the open, which reads the headers */
-    io_calls = 0;
-    counting = 1;
-    CHECK_OK(lattio_lattice_read(f, l, 0, got));
-    counting = 0;
-    CHECK_OK(lattio_close(f));
-    CHECK(memcmp(got, want, n) == 0);
-    free(got);
-    long all = 0;
-    MPI_Allreduce(&io_calls, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-    return all;
+    drop_args d = {drop_off, drop_len, 0};
+    const long calls = xs_read_counted(PATH, LATTIO_STRATEGY_MAPPED, l, 0, want, drop_cb, &d);
+    *dropped = d.dropped;
+    return calls;
 }
 
 int main(int argc, char **argv)
@@ -144,10 +117,10 @@ int main(int argc, char **argv)
     struct statfs sf;
     const int tmpfs = statfs(".", &sf) == 0 && sf.f_type == 0x01021994;
     lattio_layout l;
-    layout(&l);
+    xs_layout(&l, Z, Y, X, SITE);
     const size_t n = (size_t)lattio_layout_local_sites(&l) * SITE;
     unsigned char *buf = malloc(n ? n : 1);
-    fill(&l, buf);
+    xs_fill(&l, buf);
 
     lattio_file *f = NULL;
     CHECK_OK(lattio_open(MPI_COMM_WORLD, PATH, LATTIO_MODE_CREATE, MPI_INFO_NULL, NULL, &f));
