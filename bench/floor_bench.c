@@ -24,9 +24,10 @@
  *            read, then the checksum and the conversion into the array.
  * The floor of a field write is max(plain, kernel) with a free core per rank
  * (a helper thread overlaps them) and plain + kernel on one core per rank.
- * Cases alternate within each repetition so machine noise hits all, and
- * every write starts from the same page-cache history (fresh); the
- * medians are compared.  Also printed: the field calls' phase profile
+ * Cases alternate within each repetition so machine noise hits all (the
+ * writes, then the reads, in an order that rotates with the repetition),
+ * and every write starts from the same page-cache history (fresh); the
+ * medians, and the medians of each repetition's own ratios, are compared.  Also printed: the field calls' phase profile
  * (last repetition, mean over ranks) and the peak extra memory of a field
  * write on any rank (VmHWM after the call minus VmRSS before, the peak
  * reset through /proc/self/clear_refs; the largest over the calls, which is
@@ -161,15 +162,21 @@ static double tmax(double t)
     return t;
 }
 
-/* Before every write: the file removed, everything synced, a pause and a
- * touch-and-free of as much memory as this rank's share of the file, so
- * every write case meets the same page-cache history (on this VM it sets a
- * write's speed 2.5-6x: bench/page_reuse.c, bench/write_paths.c).
- * FLOOR_PAUSE seconds (default 2; 0: no pause and no touch). */
+/* Before every write: the case's previous file removed and everything
+ * synced, so each write case reuses the pages its own previous file just
+ * freed (the steady state of a code rewriting a checkpoint of one size),
+ * with no other case's dirty pages to write back.  On this VM the page
+ * cache's history sets a write's speed 2.5-6x (bench/page_reuse.c,
+ * bench/write_paths.c): memory the guest frees goes back to the host
+ * about 2 s later and costs a host fault per page when touched again.
+ * FLOOR_PAUSE=N (seconds) adds a pause and a touch-and-free of as much
+ * memory as this rank's share of the file before each write, as up to
+ * stop 22; it made every case but one per repetition 2-8x slower in
+ * stop 23 (1 rank: `write()` of 1.2 GB 2.3-3.2 s against 0.32 s without). */
 static void fresh(const char *path)
 {
     const char *e = getenv("FLOOR_PAUSE");
-    const unsigned pause = e ? (unsigned)strtoul(e, NULL, 10) : 2;
+    const unsigned pause = e ? (unsigned)strtoul(e, NULL, 10) : 0;
     if (rank_ == 0) {
         unlink(path);
         sync();
@@ -380,6 +387,25 @@ static double lemon_io(ctx *c, int writing, int conv)
     return tmax(MPI_Wtime() - t0);
 }
 
+/* The kinds of case, each written and read. */
+enum { K_POSIX, K_FIELD, K_PLAIN, K_LEMON, K_LEMONC, K_MPI, NKINDS };
+static const struct {
+    int w, r;
+} kinds[NKINDS] = {{POSIX_W, POSIX_R}, {FIELD_W, FIELD_R}, {PLAIN_W, PLAIN_R},
+                   {LEMON_W, LEMON_R}, {LEMONC_W, LEMONC_R}, {MPI_W, MPI_R}};
+
+static double run_case(ctx *c, int kind, int writing)
+{
+    switch (kind) {
+    case K_POSIX: return posix_io(c, writing);
+    case K_FIELD: return lattio_io(c, 1, writing);
+    case K_PLAIN: return lattio_io(c, 0, writing);
+    case K_LEMON: return lemon_io(c, writing, 0);
+    case K_LEMONC: return lemon_io(c, writing, 1);
+    default: return mpi_io(c, writing);
+    }
+}
+
 static int cmp(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
@@ -429,18 +455,15 @@ int main(int argc, char **argv)
     double t[NC][50], kw[50], kr[50];
     for (int r = -1; r < reps; r++) { /* r = -1: warm-up */
         double v[NC];
-        v[POSIX_W] = posix_io(&c, 1);
-        v[FIELD_W] = lattio_io(&c, 1, 1);
-        v[PLAIN_W] = lattio_io(&c, 0, 1);
-        v[LEMON_W] = lemon_io(&c, 1, 0);
-        v[POSIX_R] = posix_io(&c, 0);
-        v[FIELD_R] = lattio_io(&c, 1, 0);
-        v[PLAIN_R] = lattio_io(&c, 0, 0);
-        v[LEMON_R] = lemon_io(&c, 0, 0);
-        v[LEMONC_W] = lemon_io(&c, 1, 1);
-        v[LEMONC_R] = lemon_io(&c, 0, 1);
-        v[MPI_W] = mpi_io(&c, 1);
-        v[MPI_R] = mpi_io(&c, 0);
+        /* the writes, then the reads, each in an order that rotates with
+         * the repetition: on this VM a case's place in the sequence can set
+         * its speed (the page cache's history), so none always follows
+         * another */
+        for (int w = 1; w >= 0; w--)
+            for (int k = 0; k < NKINDS; k++) {
+                const int kind = (k + r + 1) % NKINDS;
+                v[w ? kinds[kind].w : kinds[kind].r] = run_case(&c, kind, w);
+            }
         const double a = kernel(&c, 1), b = kernel(&c, 0);
         if (r < 0) continue;
         for (int k = 0; k < NC; k++) t[k][r] = v[k];
@@ -449,13 +472,15 @@ int main(int argc, char **argv)
     }
     if (rank_ == 0) {
         /* before med() sorts the columns */
-        const double pair[12] = {
+        const double pair[16] = {
             paired(t[FIELD_W], t[PLAIN_W], kw, reps, 1, 0), paired(t[FIELD_W], t[PLAIN_W], kw, reps, 2, 0),
             paired(t[FIELD_R], t[PLAIN_R], kr, reps, 1, 0), paired(t[FIELD_R], t[PLAIN_R], kr, reps, 2, 0),
             paired(t[FIELD_W], t[POSIX_W], kw, reps, 0, 1), paired(t[FIELD_W], t[MPI_W], kw, reps, 0, 1),
             paired(t[FIELD_W], t[LEMON_W], kw, reps, 0, 1), paired(t[FIELD_W], t[LEMONC_W], kw, reps, 0, 1),
             paired(t[FIELD_R], t[POSIX_R], kr, reps, 0, 1), paired(t[FIELD_R], t[MPI_R], kr, reps, 0, 1),
-            paired(t[FIELD_R], t[LEMON_R], kr, reps, 0, 1), paired(t[FIELD_R], t[LEMONC_R], kr, reps, 0, 1)};
+            paired(t[FIELD_R], t[LEMON_R], kr, reps, 0, 1), paired(t[FIELD_R], t[LEMONC_R], kr, reps, 0, 1),
+            paired(t[PLAIN_W], t[POSIX_W], kw, reps, 0, 1), paired(t[PLAIN_W], t[MPI_W], kw, reps, 0, 1),
+            paired(t[PLAIN_R], t[POSIX_R], kr, reps, 0, 1), paired(t[PLAIN_R], t[MPI_R], kr, reps, 0, 1)};
         double m[NC];
         for (int k = 0; k < NC; k++) m[k] = med(t[k], reps);
         const double mkw = med(kw, reps), mkr = med(kr, reps);
@@ -485,6 +510,9 @@ int main(int argc, char **argv)
         printf("  PAIRED speed vs field: write posix %.2f, mpi %.2f, lemon %.2f, lemon+conv %.2f; "
                "read posix %.2f, mpi %.2f, lemon %.2f, lemon+conv %.2f\n",
                pair[4], pair[5], pair[6], pair[7], pair[8], pair[9], pair[10], pair[11]);
+        printf("  PAIRED speed vs plain (the same bytes, no conversion): write posix %.2f, mpi %.2f; "
+               "read posix %.2f, mpi %.2f\n",
+               pair[12], pair[13], pair[14], pair[15]);
         for (int w = 0; w < 2; w++) {
             printf("  field %s phases (mean over ranks, s):", w ? "read" : "write");
             for (int k = 0; k < LATTIO_NPHASES; k++)
