@@ -8,12 +8,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A direct stager's copy, in pieces of COPY_PIECE bytes: glibc copies a
+ * larger block with non-temporal stores, and into page-cache pages the
+ * kernel has just zeroed (the mapped strategy's fresh pages) those double
+ * the memory traffic: the zeroed lines are written back, then the copy.
+ * 2 ranks, t slabs, 1.2 GB through the mapping: 0.51-0.64 s in 16 MiB
+ * copies, against 0.23-0.30 s for the converting field write. */
+#define COPY_PIECE ((size_t)256 << 10)
+
+static void copy(unsigned char *dst, const unsigned char *src, size_t n)
+{
+    for (size_t at = 0; at < n; at += COPY_PIECE) memcpy(dst + at, src + at, n - at < COPY_PIECE ? n - at : COPY_PIECE);
+}
+
 int lattio_stage_fill(const lattio_stager *s, int lane, uint64_t first, uint64_t n,
                       size_t site_bytes, unsigned char *dst)
 {
     if (n == 0) return LATTIO_OK;
     if (s->direct) {
-        memcpy(dst, s->direct + first * site_bytes, (size_t)(n * site_bytes));
+        copy(dst, s->direct + first * site_bytes, (size_t)(n * site_bytes));
         return LATTIO_OK;
     }
     return s->fill(s->ctx, lane, first, n, dst);
@@ -24,7 +37,7 @@ int lattio_stage_drain(const lattio_stager *s, int lane, uint64_t first, uint64_
 {
     if (n == 0) return LATTIO_OK;
     if (s->direct) {
-        memcpy(s->direct + first * site_bytes, src, (size_t)(n * site_bytes));
+        copy(s->direct + first * site_bytes, src, (size_t)(n * site_bytes));
         return LATTIO_OK;
     }
     return s->drain(s->ctx, lane, first, n, src);
