@@ -6,6 +6,7 @@
 
 #include "testutil.h"
 
+#include <lattio.h>
 #include <mpi.h>
 
 static int mpitest_rank, mpitest_size;
@@ -25,6 +26,20 @@ static inline int mpitest_finish(void)
     if (mpitest_rank == 0 && !total) printf("all ranks passed (%d checks on rank 0)\n", test_checks_);
     MPI_Finalize();
     return total ? 1 : 0;
+}
+
+/* `path` opened for reading on every rank with `strategy`, at its first
+ * record (NULL where the open failed, which is counted as a failure). */
+static inline lattio_file *mpitest_open_first(const char *path, int strategy)
+{
+    lattio_options opt;
+    lattio_options_default(&opt);
+    opt.strategy = strategy;
+    lattio_file *f = NULL;
+    lattio_record_info info;
+    CHECK_OK(lattio_open(MPI_COMM_WORLD, path, LATTIO_MODE_READ, MPI_INFO_NULL, &opt, &f));
+    if (f) CHECK_OK(lattio_record_next(f, &info));
+    return f;
 }
 
 #endif

@@ -87,13 +87,7 @@ static void check_file(const char *path, int strategy)
 
 static void read_slices(const char *path, int strategy)
 {
-    lattio_options opt;
-    lattio_options_default(&opt);
-    opt.strategy = strategy;
-    lattio_file *f = NULL;
-    lattio_record_info info;
-    CHECK_OK(lattio_open(MPI_COMM_WORLD, path, LATTIO_MODE_READ, MPI_INFO_NULL, &opt, &f));
-    CHECK_OK(lattio_record_next(f, &info));
+    lattio_file *f = mpitest_open_first(path, strategy);
     for (int t = NT - 1; t >= 0; t--) {
         lattio_layout l;
         slice_layout(t, &l);

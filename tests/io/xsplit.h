@@ -47,13 +47,7 @@ static inline long xs_read_counted(const char *path, int strategy, const lattio_
 {
     const size_t n = (size_t)lattio_layout_local_sites(l) * l->site_bytes;
     unsigned char *got = calloc(n ? n : 1, 1);
-    lattio_options opt;
-    lattio_options_default(&opt);
-    opt.strategy = strategy;
-    lattio_file *f = NULL;
-    lattio_record_info info;
-    CHECK_OK(lattio_open(MPI_COMM_WORLD, path, LATTIO_MODE_READ, MPI_INFO_NULL, &opt, &f));
-    CHECK_OK(lattio_record_next(f, &info));
+    lattio_file *f = mpitest_open_first(path, strategy);
     if (before) before(ctx);
     xs_io_calls = 0;
     xs_counting = 1;
