@@ -279,7 +279,7 @@ static int stage(coll *c, int writing)
     lattio_lanes lanes;
     lattio_lanes_init(&lanes, c->m->s, c->l->site_bytes, writing, c->first, c->k, c->staging);
     lattio_prof_phase(c->f, LATTIO_PHASE_PACK);
-    lattio_lanes_start(&lanes, c->m->helper);
+    lattio_lanes_start(&lanes, c->m->crew);
     return lattio_lanes_finish(&lanes);
 }
 

@@ -93,7 +93,7 @@ static int stage_now(lattio_move *m, const slabs *x, uint64_t q, unsigned char *
     lattio_lanes lanes;
     lattio_lanes_init(&lanes, m->s, m->l->site_bytes, writing, first, n, buf);
     lattio_prof_phase(m->f, LATTIO_PHASE_PACK);
-    lattio_lanes_start(&lanes, m->helper);
+    lattio_lanes_start(&lanes, m->crew);
     return lattio_lanes_finish(&lanes);
 }
 
@@ -109,7 +109,7 @@ static int write_slabs(lattio_move *m, slabs *x)
         if (ahead) {
             lattio_slab_chunk(&x->p, q + 1, &nf, &nn);
             lattio_lanes_init(&next, m->s, m->l->site_bytes, 1, nf, nn, x->buf[(q + 1) & 1]);
-            lattio_lanes_start(&next, 1);
+            lattio_lanes_start(&next, m->crew);
         }
         rc = transfer_runs(m, first, n, x->buf[m->helper ? q & 1 : 0], write_run);
         lattio_prof_phase(m->f, LATTIO_PHASE_PACK);
@@ -130,7 +130,7 @@ static int read_slabs(lattio_move *m, slabs *x)
         lattio_slab_chunk(&x->p, q, &first, &n);
         lattio_lanes cur;
         lattio_lanes_init(&cur, m->s, m->l->site_bytes, 0, first, n, x->buf[m->helper ? q & 1 : 0]);
-        lattio_lanes_start(&cur, m->helper); /* the helper drains q while q+1 is read */
+        lattio_lanes_start(&cur, m->crew); /* the helper drains q while q+1 is read */
         if (m->helper && q + 1 < nq) {
             uint64_t nf, nn;
             lattio_slab_chunk(&x->p, q + 1, &nf, &nn);

@@ -201,16 +201,19 @@ int lattio_collective_untrusted(void);
 /* Local.  Runs this process rewrote after a corrupted collective write. */
 uint64_t lattio_collective_repairs(void);
 
-/* task.c: fn(arg) on a second thread between start and join (at once on
- * this thread when none can be created); join returns fn's status.  fn
- * must not call MPI.  The CPUs this process may run on, and those online. */
+/* task.c: a helper thread kept for one transfer (NULL: none could be
+ * started) and fn(arg) on it between start and join (at once on this
+ * thread without a helper); join returns fn's status.  One task at a time
+ * per helper; fn must not call MPI.  The CPUs this process may run on,
+ * and those online. */
+typedef struct lattio_helper lattio_helper;
+lattio_helper *lattio_helper_open(void);
+void lattio_helper_close(lattio_helper *h);
 typedef struct lattio_task {
-    pthread_t thread;
-    int (*fn)(void *);
-    void *arg;
-    int rc, threaded;
+    lattio_helper *h;
+    int rc;
 } lattio_task;
-void lattio_task_start(lattio_task *t, int (*fn)(void *), void *arg);
+void lattio_task_start(lattio_task *t, lattio_helper *h, int (*fn)(void *), void *arg);
 int lattio_task_join(lattio_task *t);
 int lattio_cpus_allowed(void);
 int lattio_cpus_online(void);

@@ -81,10 +81,10 @@ static int helper_main(void *arg)
     return take(x, 1);
 }
 
-void lattio_lanes_start(lattio_lanes *x, int helper)
+void lattio_lanes_start(lattio_lanes *x, lattio_helper *h)
 {
-    x->helper = helper && x->s->lanes >= 2 && x->n > 0;
-    if (x->helper) lattio_task_start(&x->task, helper_main, x);
+    x->helper = h && x->s->lanes >= 2 && x->n > 0;
+    if (x->helper) lattio_task_start(&x->task, h, helper_main, x);
 }
 
 int lattio_lanes_finish(lattio_lanes *x)

@@ -290,7 +290,7 @@ static int map_slab_move(lattio_move *m, mapping *mp, int writing, uint64_t firs
     }
     atomic_init(&j.next, 0);
     lattio_task t;
-    if (helper) lattio_task_start(&t, slab_helper, &j);
+    if (helper) lattio_task_start(&t, m->crew, slab_helper, &j);
     const int mine = slab_take(&j, 0);
     const int theirs = helper ? lattio_task_join(&t) : LATTIO_OK;
     RETURN_IF_ERROR(mine);

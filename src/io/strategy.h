@@ -20,6 +20,7 @@ typedef struct lattio_move {
     const lattio_stager *s;
     uint64_t naggs;          /* aggregate: default aggregators (0: one per rank) */
     int helper;              /* every rank agreed on a helper thread */
+    lattio_helper *crew;     /* that thread, kept for the call (NULL: none) */
     uint64_t rounds;         /* set by the strategy: its rounds on this rank */
 } lattio_move;
 
@@ -59,9 +60,9 @@ struct lattio_lanes {
 };
 void lattio_lanes_init(lattio_lanes *x, const lattio_stager *s, size_t site_bytes, int writing,
                        uint64_t first, uint64_t n, unsigned char *buf);
-/* Start the helper thread's share (when `helper`), then take blocks on
- * this thread only after lattio_lanes_finish. */
-void lattio_lanes_start(lattio_lanes *x, int helper);
+/* Start the helper thread's share (when `h` is not NULL), then take
+ * blocks on this thread only after lattio_lanes_finish. */
+void lattio_lanes_start(lattio_lanes *x, lattio_helper *h);
 /* This thread takes the blocks left, then joins the helper: the status. */
 int lattio_lanes_finish(lattio_lanes *x);
 

@@ -275,8 +275,10 @@ static int xfer(lattio_file *f, const lattio_layout *l, uint64_t offset, int par
     if (partial && (strategy == LATTIO_STRATEGY_AGGREGATE || strategy == LATTIO_STRATEGY_SERIAL))
         strategy = LATTIO_STRATEGY_INDEPENDENT;
     RETURN_IF_ERROR(lattio_helper_agreed(f, s, &m.helper));
+    m.crew = m.helper ? lattio_helper_open() : NULL; /* none: the helper's share runs here */
     const lattio_strategy_ops *ops = strategies[strategy];
     int rc = writing ? ops->write(&m) : ops->read(&m);
+    lattio_helper_close(m.crew);
     lattio_prof_phase(f, LATTIO_PHASE_SYNC);
     uint64_t rounds = 0;
     rc = outcome(f, rc, m.rounds, &rounds);
