@@ -18,8 +18,11 @@
 #include <time.h>
 #include <unistd.h>
 
-/* How long a waiter spins before it sleeps: longer than the gap between
- * two slabs of a transfer, short next to any real work. */
+/* How long a waiter spins before it sleeps, where the process may run on
+ * two CPUs or more: longer than the gap between two slabs of a transfer,
+ * short next to any real work.  Confined to one CPU (mpirun binds a rank
+ * to a core by default) the two threads share it, a spinning waiter only
+ * holds up the thread it waits for, and the waiter sleeps at once. */
 #define SPIN_NS 500000L
 
 struct lattio_helper {
@@ -29,6 +32,7 @@ struct lattio_helper {
     _Atomic unsigned posted; /* functions handed over */
     _Atomic unsigned done;   /* functions finished */
     _Atomic int quit;
+    long spin_ns; /* SPIN_NS, or 0 on one CPU */
     int (*fn)(void *); /* the current function, set before `posted` moves */
     void *arg;
     int rc; /* its status, set before `done` moves */
@@ -53,10 +57,12 @@ static void await_change(lattio_helper *h, _Atomic unsigned *v, unsigned old)
 {
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (unsigned i = 1;; i++) {
+    for (unsigned i = 1; h->spin_ns > 0; i++) {
         if (atomic_load_explicit(v, memory_order_acquire) != old || atomic_load(&h->quit)) return;
         relax();
-        if (i % 256 == 0 && elapsed_ns(&t0) > SPIN_NS) break;
+        if (i % 256 != 0) continue;
+        if (elapsed_ns(&t0) > h->spin_ns) break;
+        sched_yield(); /* more threads than CPUs: let the one waited for run */
     }
     pthread_mutex_lock(&h->mu);
     while (atomic_load_explicit(v, memory_order_acquire) == old && !atomic_load(&h->quit))
@@ -94,6 +100,7 @@ lattio_helper *lattio_helper_open(void)
     atomic_init(&h->posted, 0);
     atomic_init(&h->done, 0);
     atomic_init(&h->quit, 0);
+    h->spin_ns = lattio_cpus_allowed() >= 2 ? SPIN_NS : 0;
     int ok = pthread_mutex_init(&h->mu, NULL) == 0;
     if (ok && pthread_cond_init(&h->cv, NULL) != 0) {
         pthread_mutex_destroy(&h->mu);
