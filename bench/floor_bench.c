@@ -26,8 +26,9 @@
  * (a helper thread overlaps them) and plain + kernel on one core per rank.
  * Cases alternate within each repetition so machine noise hits all (the
  * writes, then the reads, in an order that rotates with the repetition),
- * and every write starts from the same page-cache history (fresh); the
- * medians, and the medians of each repetition's own ratios, are compared.  Also printed: the field calls' phase profile
+ * and every write case first removes its own previous file (fresh); the
+ * medians, and the medians of each repetition's own ratios, are compared.
+ * Also printed: the field calls' phase profile
  * (last repetition, mean over ranks) and the peak extra memory of a field
  * write on any rank (VmHWM after the call minus VmRSS before, the peak
  * reset through /proc/self/clear_refs; the largest over the calls, which is

@@ -70,14 +70,21 @@ static void await_change(lattio_helper *h, _Atomic unsigned *v, unsigned old)
     pthread_mutex_unlock(&h->mu);
 }
 
-/* Move *v on and wake whoever sleeps on it (the lock orders the move
- * before a sleeper's last check, so no wake-up is lost). */
-static void announce(lattio_helper *h, _Atomic unsigned *v)
+/* Wake whoever sleeps in await_change after a change was published (the
+ * lock orders the change before a sleeper's last check, so no wake-up is
+ * lost). */
+static void wake(lattio_helper *h)
 {
-    atomic_fetch_add_explicit(v, 1, memory_order_release);
     pthread_mutex_lock(&h->mu);
     pthread_cond_broadcast(&h->cv);
     pthread_mutex_unlock(&h->mu);
+}
+
+/* Move *v on and wake whoever sleeps on it. */
+static void announce(lattio_helper *h, _Atomic unsigned *v)
+{
+    atomic_fetch_add_explicit(v, 1, memory_order_release);
+    wake(h);
 }
 
 static void *helper_main(void *arg)
@@ -122,9 +129,7 @@ void lattio_helper_close(lattio_helper *h)
 {
     if (!h) return;
     atomic_store(&h->quit, 1);
-    pthread_mutex_lock(&h->mu);
-    pthread_cond_broadcast(&h->cv);
-    pthread_mutex_unlock(&h->mu);
+    wake(h);
     pthread_join(h->thread, NULL);
     pthread_cond_destroy(&h->cv);
     pthread_mutex_destroy(&h->mu);

@@ -10,6 +10,7 @@
 #include "fmtest.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -20,7 +21,7 @@ int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), v
     typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
     static create_fn real;
     if (!real) *(void **)&real = dlsym(RTLD_NEXT, "pthread_create");
-    if (!real) return 11; /* EAGAIN: the library then runs the helper's share itself */
+    if (!real) return EAGAIN; /* the library then runs the helper's share itself */
     if (counting) created++;
     return real(t, a, fn, arg);
 }
