@@ -1,5 +1,5 @@
 #!/bin/sh
-# install-deps.sh [base|fuzz|mpich|bench|all] -- make sure the Debian packages lattio
+# install-deps.sh [base|fuzz|mpich|bench|cluster|test|all] -- make sure the Debian packages lattio
 # needs are installed.  As root, missing packages are installed with apt-get;
 # otherwise the exact command to run is printed and the script fails.
 set -eu
@@ -8,13 +8,17 @@ base="build-essential cmake ninja-build pkg-config libopenmpi-dev openmpi-bin li
 fuzz="clang libclang-rt-14-dev"
 mpich="mpich libmpich-dev libhdf5-mpich-dev"
 bench="strace" # bench/container.sh counts metadata operations with strace -f
+# the emulated cluster (scripts/cluster): namespaces, GlusterFS server and FUSE client
+cluster="iproute2 util-linux glusterfs-server glusterfs-client"
 case "$group" in
   base) want="$base" ;;
   fuzz) want="$base $fuzz" ;;
   mpich) want="$base $mpich" ;;
   bench) want="$base $bench" ;;
-  all) want="$base $fuzz $mpich $bench" ;;
-  *) echo "install-deps.sh: unknown group '$group' (base, fuzz, mpich, bench, all)" >&2; exit 2 ;;
+  cluster) want="$base $cluster" ;;
+  test) want="$base $cluster" ;;  # make test: the cluster tests too
+  all) want="$base $fuzz $mpich $bench $cluster" ;;
+  *) echo "install-deps.sh: unknown group '$group' (base, fuzz, mpich, bench, cluster, test, all)" >&2; exit 2 ;;
 esac
 missing=""
 for p in $want; do
