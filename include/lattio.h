@@ -114,6 +114,7 @@ extern "C" {
     X(ERR_MPI_IO, -401, "MPI-IO call failed")                                           \
     X(ERR_MPI_FILE, -402, "MPI-IO file error")                                          \
     X(ERR_MPI_COUNT, -403, "MPI transferred fewer bytes than asked")                    \
+    X(ERR_MPI_SHAREDFP, -404, "MPI_File_open could hang: Open MPI's lockedfile shared-file-pointer component across nodes on NFS/FUSE; set OMPI_MCA_sharedfp=^lockedfile") \
     /* disagreement between ranks */                                                    \
     X(ERR_RANK_ARG, -500, "arguments differ between ranks")                             \
     X(ERR_OTHER_RANK, -501, "another rank failed")                                      \
@@ -145,6 +146,16 @@ const char *lattio_strerror(int status);
 const char *lattio_error_name(int status);
 /* Local.  "major.minor.patch". */
 const char *lattio_version(void);
+/* Local, MPI-free.  The file system holding `path` (its directory when the
+ * file does not exist yet) as lattio's strategies and checks see it
+ * (docs/filesystems.md): its kind in kind[0 .. nkind) ("local", "tmpfs",
+ * "nfs", "lustre", "gpfs", "beegfs", "cephfs", "fuse", "glusterfs" or
+ * "unknown"), the mount's type in type[0 .. ntype) ("ext4",
+ * "fuse.glusterfs"; "" when /proc/self/mountinfo does not say), statfs's
+ * f_type in *magic and the block size in *block; any may be NULL.
+ * Errors: ERR_ARG, ERR_STAT. */
+int lattio_fs_describe(const char *path, char *kind, size_t nkind, char *type, size_t ntype,
+                       uint64_t *magic, uint64_t *block);
 /* Local.  The errno value (ENOSPC, EACCES, EIO, ...) of the latest failed
  * system call this thread's lattio calls reported as an error (an MPI-IO
  * error class is mapped to the matching errno), so a caller can print the

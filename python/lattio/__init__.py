@@ -12,6 +12,15 @@ released.  Under ``mpirun``, pass an mpi4py communicator (``comm=``): each
 rank reads or writes its own block collectively, and every rank raises the
 same exception when any rank fails.
 """
+import os as _os
+
+# Before mpi4py initialises MPI: keep Open MPI's lockedfile shared-file-pointer
+# component out of MPI_File_open (it hangs the open across nodes on GlusterFS
+# and NFS; lattio never uses shared file pointers).  A user's own setting wins;
+# where MPI was initialised before this import, the library raises MPIError
+# (ERR_MPI_SHAREDFP) instead of hanging.
+_os.environ.setdefault("OMPI_MCA_sharedfp", "^lockedfile")
+
 from .errors import (ArgumentError, ChecksumError, ContainerError, FormatError, HDF5Error,  # noqa: F401
                      LattioError, LattioIOError, MPIError)
 from . import _lattio

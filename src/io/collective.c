@@ -57,88 +57,13 @@ void lattio_collective_test_hooks(uint64_t staging_bytes, int force_guard, int i
 
 /* --- is the MPI library trusted with collective writes? ------------------ */
 
-static int is_open_mpi(void)
-{
-    char v[MPI_MAX_LIBRARY_VERSION_STRING + 1] = "";
-    int len = 0;
-    if (MPI_Get_library_version(v, &len) != MPI_SUCCESS) return 0;
-    v[len >= 0 && len <= MPI_MAX_LIBRARY_VERSION_STRING ? len : 0] = '\0';
-    return strstr(v, "Open MPI") != NULL;
-}
-
-/* A control variable through MPI_T, read into `out` (`size` bytes) when its
- * type is `type`: 0 when read, -1 when absent. */
-static int cvar_read(const char *name, MPI_Datatype type, void *out, size_t size)
-{
-    int idx = 0, count = 0, nl = 0, verb, bind, scope, dl = 0;
-    char nm[1], desc[1];
-    MPI_Datatype dt;
-    MPI_T_enum en;
-    MPI_T_cvar_handle h;
-    if (MPI_T_cvar_get_index(name, &idx) != MPI_SUCCESS) return -1;
-    if (MPI_T_cvar_get_info(idx, nm, &nl, &verb, &dt, &en, desc, &dl, &bind, &scope) != MPI_SUCCESS ||
-        dt != type || bind != MPI_T_BIND_NO_OBJECT)
-        return -1;
-    if (MPI_T_cvar_handle_alloc(idx, NULL, &h, &count) != MPI_SUCCESS) return -1;
-    int rc = MPI_ERR_OTHER;
-    if (type == MPI_INT && count == 1 && size >= sizeof(int)) rc = MPI_T_cvar_read(h, out);
-    if (type == MPI_CHAR && count > 0) {
-        char *tmp = lattio_calloc((size_t)count + 1, 1); /* the variable's full size */
-        if (tmp) rc = MPI_T_cvar_read(h, tmp);
-        if (rc == MPI_SUCCESS) {
-            strncpy(out, tmp, size - 1);
-            ((char *)out)[size - 1] = '\0';
-        }
-        lattio_free(tmp);
-    }
-    MPI_T_cvar_handle_free(&h);
-    return rc == MPI_SUCCESS ? 0 : -1;
-}
-
-/* Does the io selection list (MCA "io", from OMPI_MCA_io, mpirun --mca io,
- * or a parameter file) allow component `name`?  Empty: all are allowed. */
-static int io_allows(const char *list, const char *name)
-{
-    if (!*list) return 1;
-    if (list[0] == '^') return strstr(list, name) == NULL;
-    return strstr(list, name) != NULL;
-}
-
-/* Without MPI_T: OMPIO unless OMPI_MCA_io rules it out. */
-static int ompio_from_environment(void)
-{
-    const char *io = getenv("OMPI_MCA_io");
-    return io_allows(io ? io : "", "ompio");
-}
-
-/* Open MPI selects the allowed io component of highest priority.  The
- * selection list is read from the "io" variable; the priorities of
- * components ruled out vanish once a file has been opened. */
-static int ompio_selected(void)
-{
-    int provided = 0, ompio = -1, romio = -1, r = 0;
-    char list[256] = "";
-    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return ompio_from_environment();
-    int have_list = cvar_read("io", MPI_CHAR, list, sizeof list) == 0;
-    if (cvar_read("io_ompio_priority", MPI_INT, &r, sizeof r) == 0 && io_allows(list, "ompio")) ompio = r;
-    if (cvar_read("io_romio321_priority", MPI_INT, &r, sizeof r) == 0 && io_allows(list, "romio321") &&
-        r > romio)
-        romio = r;
-    if (cvar_read("io_romio341_priority", MPI_INT, &r, sizeof r) == 0 && io_allows(list, "romio341") &&
-        r > romio)
-        romio = r;
-    MPI_T_finalize();
-    if (!have_list && ompio < 0 && romio < 0) return ompio_from_environment(); /* MPI_T says nothing */
-    return ompio >= 0 && ompio >= romio;
-}
-
 int lattio_collective_untrusted(void)
 {
     static int state = -1; /* the io component does not change during a run */
     if (state < 0) {
         const char *trust = getenv("LATTIO_TRUST_COLLECTIVE");
         if (trust && strcmp(trust, "1") == 0) state = 0;
-        else state = is_open_mpi() && ompio_selected();
+        else state = lattio_mpi_is_open_mpi() && lattio_mpi_ompio_selected();
         LATTIO_TRACE("collective writes %s", state ? "verified (Open MPI with OMPIO)" : "trusted");
     }
     return state;
@@ -303,7 +228,10 @@ static int one_round(coll *c, uint64_t q, int writing, int rc)
     if (ftype != MPI_DATATYPE_NULL) MPI_Type_free(&ftype);
     if (writing && c->guard) {
         lattio_prof_phase(c->f, LATTIO_PHASE_SYNC);
-        int b = MPI_CHECK(MPI_Barrier(c->f->comm), LATTIO_ERR_MPI); /* every aggregator has written */
+        /* every aggregator has written: on one node a barrier shows it (one
+         * page cache); across nodes MPI-IO's sync-barrier-sync, and this
+         * node's cached view of the file refreshed (GlusterFS, NFS) */
+        int b = c->f->nnodes > 1 ? lattio_xfer_sync(c->f) : MPI_CHECK(MPI_Barrier(c->f->comm), LATTIO_ERR_MPI);
         if (rc == LATTIO_OK) rc = b;
         lattio_prof_phase(c->f, LATTIO_PHASE_IO);
         if (rc == LATTIO_OK && bytes) rc = verify_round(c, nruns);

@@ -23,6 +23,10 @@ static int grow(lattio_container *c, uint32_t n)
 static int open_member(lattio_container *c, uint32_t k)
 {
     int fd;
+    char *name = lattio_cont_member_name(c->path, k);
+    RETURN_IF(!name, LATTIO_ERR_NOMEM);
+    (void)lattio_fs_refresh(name, NULL); /* other nodes wrote it: names and sizes cached here may be old */
+    lattio_free(name);
     RETURN_IF_ERROR(lattio_cont_open_member(c->path, k, &fd));
     c->fds[k] = fd;
 #ifdef POSIX_FADV_SEQUENTIAL

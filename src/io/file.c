@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 void lattio_options_default(lattio_options *opt)
@@ -77,31 +78,34 @@ uint64_t lattio_file_alignment(const lattio_file *f, uint64_t striping_unit)
 
 /* Local.  Bytes per independent write call on f: LATTIO_WRITE_PIECE when
  * set (4096 to 2^30 bytes), else on Lustre, GPFS and NFS the file system's
- * unit (lattio_file_alignment: the stripe size, the block), elsewhere
- * (page-cache file systems) WRITE_PIECE_PAGE_CACHE. */
+ * unit (lattio_file_alignment: the stripe size, the block), as on every
+ * known network file system, elsewhere (local page-cache file systems and
+ * unknown ones) WRITE_PIECE_PAGE_CACHE. */
 static uint64_t write_piece(const lattio_file *f)
 {
     const char *e = getenv("LATTIO_WRITE_PIECE");
     const uint64_t v = lattio_parse_size(e);
     if (v >= 4096 && v <= ((uint64_t)1 << 30)) return v;
     if (e && *e) LATTIO_TRACE("LATTIO_WRITE_PIECE=%s ignored (4096 to 2^30 bytes)", e);
-    if (f->fs_kind == LATTIO_FS_LUSTRE || f->fs_kind == LATTIO_FS_GPFS || f->fs_kind == LATTIO_FS_NFS)
+    if (lattio_fs_is_network(f->fs_kind) && f->fs_kind != LATTIO_FS_UNKNOWN)
         return lattio_file_alignment(f, f->opt.stripe_size);
     return WRITE_PIECE_PAGE_CACHE;
 }
 
-/* Collective.  Rank 0 detects the file system of the open file; everyone
- * learns it (unknown when it cannot be queried: not an error). */
+/* Collective.  Rank 0 detects the file system of the path (of its
+ * directory when the file does not exist yet), before the file is opened;
+ * everyone learns it (unknown when it cannot be queried: not an error). */
 static int detect_fs(lattio_file *f)
 {
     uint64_t v[2] = {LATTIO_FS_UNKNOWN, 0};
     lattio_fsinfo fs;
-    const char *name = f->tmp ? f->tmp : f->path;
+    const char *name = f->path;
     if (f->rank == 0 && name && *name && lattio_fsinfo_path(name, &fs) == LATTIO_OK) {
         v[0] = (uint64_t)fs.kind;
         v[1] = fs.block;
-        LATTIO_TRACE("file system %s (f_type 0x%llx), block %llu bytes", lattio_fs_name(fs.kind),
-                     (unsigned long long)fs.magic, (unsigned long long)fs.block);
+        LATTIO_TRACE("file system %s (mount type %s, f_type 0x%llx), block %llu bytes",
+                     lattio_fs_name(fs.kind), fs.type[0] ? fs.type : "?", (unsigned long long)fs.magic,
+                     (unsigned long long)fs.block);
     }
     RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(v, 2, MPI_UINT64_T, 0, f->comm), LATTIO_ERR_MPI));
     f->fs_kind = (int)v[0];
@@ -178,6 +182,27 @@ int lattio_bcast_temp_name(MPI_Comm comm, int rank, const char *path, char **tmp
 }
 
 static int choose_temporary(lattio_file *f) { return lattio_bcast_temp_name(f->comm, f->rank, f->path, &f->tmp); }
+
+/* Local, equal on every rank.  ERR_MPI_SHAREDFP where MPI_File_open would
+ * risk the hang of Open MPI's lockedfile component (mpi_env.c): ranks on
+ * several nodes, a file system whose clients cache directory entries. */
+static int refuse_hang(const lattio_file *f)
+{
+    const int k = f->fs_kind;
+    if (f->nnodes < 2 || !(k == LATTIO_FS_NFS || k == LATTIO_FS_FUSE || k == LATTIO_FS_GLUSTER)) return LATTIO_OK;
+    if (!lattio_mpi_sharedfp_hazard()) return LATTIO_OK;
+    lattio_detail_set("Open MPI's sharedfp component lockedfile on %s across %d nodes: set "
+                      "OMPI_MCA_sharedfp=^lockedfile (or mpirun --mca sharedfp ^lockedfile)",
+                      lattio_fs_name(k), f->nnodes);
+    return LATTIO_FAIL(LATTIO_ERR_MPI_SHAREDFP, "lockedfile hazard");
+}
+
+int lattio_file_refresh(const lattio_file *f)
+{
+    const char *name = f->tmp ? f->tmp : f->path;
+    if (!lattio_fs_caches_metadata(f->fs_kind) || f->borrowed || !name || !*name) return LATTIO_OK;
+    return lattio_fs_refresh(name, NULL);
+}
 
 static int amode_of(int mode)
 {
@@ -265,9 +290,11 @@ int lattio_open(MPI_Comm comm, const char *path, int mode, MPI_Info info,
                                                        : LATTIO_OK);
     if (rc == LATTIO_OK) rc = lattio_agree(f->comm, same_arguments(f, path, mode));
     if (rc == LATTIO_OK) rc = lattio_agree(f->comm, make_hints(f, info));
-    if (rc == LATTIO_OK) rc = open_mpi_file(f, f->info);
     if (rc == LATTIO_OK) rc = detect_fs(f);
     if (rc == LATTIO_OK) rc = count_nodes(f);
+    if (rc == LATTIO_OK) rc = lattio_agree(f->comm, refuse_hang(f));
+    if (rc == LATTIO_OK && mode != LATTIO_MODE_CREATE) (void)lattio_file_refresh(f);
+    if (rc == LATTIO_OK) rc = open_mpi_file(f, f->info);
     if (rc == LATTIO_OK) trace_hints(f);
     if (rc == LATTIO_OK && mode != LATTIO_MODE_CREATE) rc = lattio_index_load(f);
     if (rc < 0) {
@@ -391,6 +418,33 @@ static int borrow(lattio_file *f, MPI_File fh)
     return MPI_CHECK(MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN), LATTIO_ERR_MPI);
 }
 
+/* Collective.  A borrowed file read by ranks on several nodes: lattio does
+ * not know its name, so it cannot refresh a node's cached view
+ * (lattio_file_refresh), and OMPIO refuses MPI_File_sync on a read-only
+ * file.  Every rank's size is compared after a barrier; while they differ
+ * (a client caching an older size: GlusterFS's FUSE client keeps
+ * attributes about a second) again after a pause, up to SETTLE_ROUNDS
+ * times.  Sizes that never agree are left to the reads, which report a
+ * short file as such. */
+#define SETTLE_ROUNDS 60
+#define SETTLE_PAUSE_NS 50000000L
+static int settle_size(lattio_file *f)
+{
+    for (int round = 0; round < SETTLE_ROUNDS; round++) {
+        MPI_Offset size = 0;
+        int rc = MPI_CHECK(MPI_Barrier(f->comm), LATTIO_ERR_MPI);
+        if (rc == LATTIO_OK) rc = MPI_CHECK(MPI_File_get_size(f->fh, &size), LATTIO_ERR_STAT);
+        RETURN_IF_ERROR(lattio_agree(f->comm, rc));
+        uint64_t v[2] = {(uint64_t)size, ~(uint64_t)size}, m[2];
+        RETURN_IF_ERROR(lattio_allreduce_u64(v, m, 2, MPI_MAX, f->comm));
+        if (m[0] == ~m[1]) return LATTIO_OK; /* max == min */
+        LATTIO_TRACE("attached file: sizes differ between ranks (%llu..%llu), round %d",
+                     (unsigned long long)~m[1], (unsigned long long)m[0], round);
+        nanosleep(&(struct timespec){0, SETTLE_PAUSE_NS}, NULL);
+    }
+    return LATTIO_OK;
+}
+
 int lattio_attach(MPI_Comm comm, MPI_File fh, int mode, uint64_t offset,
                   const lattio_options *opt, lattio_file **out)
 {
@@ -407,6 +461,7 @@ int lattio_attach(MPI_Comm comm, MPI_File fh, int mode, uint64_t offset,
     if (rc == LATTIO_OK) rc = count_nodes(f);
     f->write_piece = write_piece(f);
     f->base = f->offset = offset;
+    if (rc == LATTIO_OK && mode == LATTIO_MODE_READ && f->nnodes > 1) rc = settle_size(f);
     if (rc == LATTIO_OK && mode == LATTIO_MODE_READ) rc = lattio_index_load(f);
     if (rc < 0) {
         if (f->borrowed) {

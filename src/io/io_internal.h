@@ -130,6 +130,24 @@ int lattio_short_write(lattio_file *f, uint64_t missing);
 void lattio_note_full_disk(lattio_file *f, int status);
 #define MPI_CHECK(call, status) lattio_mpi_status((call), (status), #call)
 
+/* Local (mpi_env.c).  Whether the MPI library is Open MPI, and whether its
+ * io component for the next file is OMPIO (MPI_T's view of the "io"
+ * selection and the components' priorities; the environment without it). */
+int lattio_mpi_is_open_mpi(void);
+int lattio_mpi_ompio_selected(void);
+/* Local (mpi_env.c).  Whether MPI_File_open may go through Open MPI's
+ * lockedfile shared-file-pointer component (Open MPI, OMPIO not excluded,
+ * lockedfile not excluded), which hangs across nodes on file systems whose
+ * clients cache directory entries. */
+int lattio_mpi_sharedfp_hazard(void);
+
+/* Local.  On a file system whose clients cache metadata
+ * (lattio_fs_caches_metadata), bring this node's view of f's file up to
+ * date (lattio_fs_refresh) after other nodes wrote it: MPI-IO's sync and
+ * barrier make their bytes reach the servers, this makes sizes and reads
+ * on this node see them.  A no-op elsewhere.  Errors: ERR_STAT. */
+int lattio_file_refresh(const lattio_file *f);
+
 /* Collective.  Agree on one status: every rank returns the most negative
  * status any rank had (ties: the lowest rank's).  A failure of the agreement
  * itself gives ERR_MPI. */

@@ -371,7 +371,9 @@ int lattio_xfer_sync(lattio_file *f)
     if (f->size == 1) return LATTIO_OK;
     RETURN_IF_ERROR(lattio_agree(f->comm, MPI_CHECK(MPI_File_sync(f->fh), LATTIO_ERR_SYNC)));
     RETURN_IF_ERROR(MPI_CHECK(MPI_Barrier(f->comm), LATTIO_ERR_MPI));
-    return lattio_agree(f->comm, MPI_CHECK(MPI_File_sync(f->fh), LATTIO_ERR_SYNC));
+    int rc = MPI_CHECK(MPI_File_sync(f->fh), LATTIO_ERR_SYNC);
+    if (rc == LATTIO_OK) rc = lattio_file_refresh(f); /* sizes and reads on this node */
+    return lattio_agree(f->comm, rc);
 }
 
 int lattio_xfer_agree(lattio_file *f, int rc) { return lattio_agree(f->comm, rc); }

@@ -3,7 +3,7 @@
  * is what `stat -f -c %T .` names; /dev/shm is tmpfs when it exists; the
  * default alignments follow the rule (Lustre: the stripe size or 1 MiB,
  * GPFS: the block, others: the block rounded up to >= 1 MiB). */
-#include "io/fsinfo.h"
+#include "core/fsinfo.h"
 #include "testutil.h"
 
 #include <sys/stat.h>

@@ -155,26 +155,13 @@ void bench_print_table(const bench *b, FILE *out)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-static const char *fs_name(long type)
-{
-    static const struct {
-        long magic;
-        const char *name;
-    } fs[] = {{0xEF53, "ext2/ext3/ext4"}, {0x01021994, "tmpfs"}, {0x58465342, "xfs"},
-              {0x9123683E, "btrfs"},      {0x6969, "nfs"},       {0x0BD00BD0, "lustre"},
-              {0x47504653, "gpfs"},       {0x19830326, "beegfs"}, {0x794C7630, "overlayfs"},
-              {0x2FC12FC1, "zfs"},        {0x65735546, "fuse"},  {0xFF534D42, "cifs"}};
-    for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++)
-        if (fs[i].magic == type) return fs[i].name;
-    return "unknown";
-}
-
 static void json_machine(const bench *b, FILE *out)
 {
     char host[256] = "?", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "?";
     int len = 0;
-    struct statfs sf;
-    long type = statfs(b->o.dir, &sf) == 0 ? (long)sf.f_type : 0;
+    char kind[16] = "unknown", type[32] = "";
+    uint64_t magic = 0; /* the library's detection, as the strategies see it */
+    (void)lattio_fs_describe(b->o.dir, kind, sizeof kind, type, sizeof type, &magic, NULL);
     gethostname(host, sizeof host - 1);
     MPI_Get_library_version(lib, &len);
     fputs("  \"machine\": {\"hostname\": ", out);
@@ -183,8 +170,10 @@ static void json_machine(const bench *b, FILE *out)
     tool_json_string(out, lib);
     fputs(", \"mpi_io\": ", out);
     tool_json_string(out, io_component());
-    fprintf(out, ", \"fs_type\": \"%s\", \"fs_magic\": \"0x%lx\", \"loadavg\": [%.2f, %.2f]},\n",
-            fs_name(type), (unsigned long)type, b->load[0], b->load[1]);
+    fprintf(out, ", \"fs_type\": \"%s\", \"fs_mount_type\": ", kind);
+    tool_json_string(out, type);
+    fprintf(out, ", \"fs_magic\": \"0x%llx\", \"loadavg\": [%.2f, %.2f]},\n", (unsigned long long)magic,
+            b->load[0], b->load[1]);
 }
 
 static void json_u64s(FILE *out, const char *name, const uint64_t *v, int n)

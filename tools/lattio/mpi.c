@@ -25,9 +25,17 @@ static int launched_by_mpi(void)
     return 0;
 }
 
+/* Before MPI_Init: keep Open MPI's lockedfile shared-file-pointer component
+ * out of every MPI_File_open (it hangs the open across nodes on GlusterFS
+ * and NFS; lattio never uses shared file pointers, and the library refuses
+ * such an open with ERR_MPI_SHAREDFP rather than hang).  A user's own
+ * OMPI_MCA_sharedfp wins.  Other MPI libraries ignore the variable. */
+static void before_init(void) { setenv("OMPI_MCA_sharedfp", "^lockedfile", 0); }
+
 int tool_mpi_start(int *argc, char ***argv)
 {
     if (!launched_by_mpi()) return 0;
+    before_init();
     int provided = 0; /* FUNNELED: field I/O may use a helper thread (no MPI calls) */
     if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
         fputs("lattio: MPI_Init failed\n", stderr);
@@ -44,6 +52,7 @@ void tool_mpi_ensure(void)
     int done = 0;
     MPI_Initialized(&done);
     if (done) return;
+    before_init();
     int provided = 0;
     if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) return;
     mpi_on = 1;
