@@ -27,7 +27,10 @@ python: build
 demo: build python
 	sh scripts/demo.sh $(BUILD)
 
+# the cluster tests (label cluster) bring up 4 emulated nodes with GlusterFS
+# themselves (CTest fixture cluster.up/cluster.down; docs/cluster.md)
 test: build python
+	@sh scripts/install-deps.sh test
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 install: build

@@ -28,6 +28,18 @@ static inline int mpitest_finish(void)
     return total ? 1 : 0;
 }
 
+/* Collective.  1 when every rank runs on one node (one shared-memory
+ * domain), 0 across nodes (the emulated cluster, scripts/cluster). */
+static inline int mpitest_one_node(void)
+{
+    MPI_Comm node;
+    int n = 0;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &n);
+    MPI_Comm_free(&node);
+    return n == mpitest_size;
+}
+
 /* `path` opened for reading on every rank with `strategy`, at its first
  * record (NULL where the open failed, which is counted as a failure). */
 static inline lattio_file *mpitest_open_first(const char *path, int strategy)

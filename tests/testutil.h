@@ -95,9 +95,18 @@ static inline const char *test_data(const char *name)
     return b;
 }
 
+/* Make this node's view of `path` current before reading what other nodes
+ * wrote (a network file system whose clients cache sizes and attributes:
+ * GlusterFS, NFS): an fsync through a new descriptor and a statx that
+ * bypasses the kernel's attribute cache (the library's lattio_fs_refresh;
+ * it changes no byte).  Harmless elsewhere. */
+int lattio_fs_refresh(const char *path, uint64_t *size); /* src/core/fsinfo.h */
+static inline void test_fresh(const char *path) { (void)lattio_fs_refresh(path, NULL); }
+
 /* Read a whole small file; caller frees.  Returns NULL on failure. */
 static inline unsigned char *test_slurp(const char *path, size_t *len)
 {
+    test_fresh(path);
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     fseek(f, 0, SEEK_END);

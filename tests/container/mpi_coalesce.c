@@ -45,7 +45,9 @@ static void same_files(const char *a, const char *b, uint32_t nf)
 }
 
 /* Before close, a buffered stream (rank 1: 100 bytes) is not on disk yet,
- * a spilled one (rank 2: five chunks and a bit) is (written in place). */
+ * a spilled one (rank 2: five chunks and a bit) is (written in place): seen
+ * from another node only where ranks 0 and 2 share one (a network file
+ * system shows another client's writes after its sync or close). */
 static void buffered_until_close(void)
 {
     lattio_container_options opt;
@@ -57,6 +59,7 @@ static void buffered_until_close(void)
     CHECK_OK(lattio_container_open(MPI_COMM_WORLD, "b.ltc", LATTIO_MODE_CREATE, T_HINT, MPI_INFO_NULL, &opt, &c));
     CHECK_OK(m_write_stream(c, (uint32_t)mpitest_rank));
     MPI_Barrier(MPI_COMM_WORLD);
+    const int one_node = mpitest_one_node();
     if (mpitest_rank == 0 && mpitest_size >= 3) {
         size_t len = 0;
         unsigned char *b = test_slurp("b.ltc", &len);
@@ -66,7 +69,7 @@ static void buffered_until_close(void)
             size_t nonzero = 0;
             for (uint64_t i = one; i < one + T_STRIDE; i++) nonzero += b[i] != 0;
             CHECK_INT(nonzero, 0);
-            CHECK_INT(pattern_mismatches(2, 0, b + two, T_CAP), 0);
+            if (one_node) CHECK_INT(pattern_mismatches(2, 0, b + two, T_CAP), 0);
         }
         free(b);
     }
