@@ -88,6 +88,10 @@ create_volume() {
         $g volume set $volume features.shard on >/dev/null
         $g volume set $volume features.shard-block-size "$shard" >/dev/null
     fi
+    # quick-read serves a small file's content cached at lookup, even after
+    # fsync and a forced stat: a container another node wrote read short
+    # (docs/cluster.md); the other client caches stay on (defaults)
+    $g volume set $volume performance.quick-read off >/dev/null
     $g volume start $volume >/dev/null
 }
 
