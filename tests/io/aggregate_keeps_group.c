@@ -3,7 +3,8 @@
  * one file with the aggregate strategy and small windows (many rounds,
  * both buffers reused), and the calls that make groups and shared windows
  * are counted with PMPI on every rank:
- *   1. lattice A: the group and the window are made (with 2+ ranks);
+ *   1. lattice A: the group and the window are made (with 2+ ranks; the
+ *      window only where a node holds 2+ of them);
  *   2. lattice B (smaller, other bytes): nothing is made;
  *   3. lattice A with 4x larger windows: the window is made again, the
  *      group kept;
@@ -81,9 +82,21 @@ static void check_payloads(const char *path)
     free(file);
 }
 
+/* Collective.  The ranks of this node (1 on each emulated node at 4x1). */
+static int node_ranks(void)
+{
+    MPI_Comm node;
+    int n = 0;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &n);
+    MPI_Comm_free(&node);
+    return n;
+}
+
 static void write_all(const char *path, const lattio_options *opt)
 {
     lattio_file *f = NULL;
+    const int node_many = node_ranks() > 1; /* before counting starts */
     CHECK_OK(lattio_open(MPI_COMM_WORLD, path, LATTIO_MODE_CREATE, MPI_INFO_NULL, opt, &f));
     for (int k = 0; k < NSTEPS; k++) {
         lattio_layout l;
@@ -99,7 +112,7 @@ static void write_all(const char *path, const lattio_options *opt)
         const int many = mpitest_size > 1;
         if (mpitest_rank == 0) printf("write %d: %ld group splits, %ld shared windows\n", k + 1, splits, windows);
         CHECK_INT(splits, many ? steps[k].new_group : 0);
-        CHECK_INT(windows, many ? steps[k].new_window : 0);
+        CHECK_INT(windows, many && node_many ? steps[k].new_window : 0); /* windows: 2+ ranks of a node */
         free(buf);
     }
     CHECK_OK(lattio_close(f));
