@@ -1,5 +1,6 @@
 """Shared by lattio's Python tests: the real files, their EXPECTED.md
 numbers (parsed, not copied), independent readers and observables."""
+import ctypes
 import os
 import re
 import struct
@@ -86,11 +87,36 @@ def random_su3(shape, seed):
     return np.ascontiguousarray(q)
 
 
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def read_bytes(path, n=-1):
+    """The bytes of a file another rank, maybe on another node, just wrote.
+    A network file system's client (GlusterFS, NFS) caches sizes and pages:
+    first an fsync, the cached pages dropped and a statx that bypasses the
+    kernel's attribute cache (AT_EMPTY_PATH | AT_STATX_FORCE_SYNC, STATX_SIZE),
+    as the library does before it reads."""
+    os.listdir(os.path.dirname(os.path.abspath(path)))  # FUSE: READDIRPLUS renews renamed entries
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        _libc.statx(fd, b"", 0x1000 | 0x2000, 0x200, ctypes.create_string_buffer(256))
+    finally:
+        os.close(fd)
+    with open(path, "rb") as f:
+        return f.read(n)
+
+
 def creation_date(path):
-    """The CREATION_DATE line of a NERSC file's header (b"" if none): the
-    time of writing to the second, the one part two writes of the same field
-    may differ in."""
-    m = re.search(rb"CREATION_DATE = [^\n]*", open(path, "rb").read(4096))
+    """The time of writing to the second, the one part two writes of the same
+    field may differ in: a NERSC header's CREATION_DATE line, a MILC
+    header's 64-byte time stamp (after the magic number and four sizes),
+    b"" for other formats."""
+    head = read_bytes(path, 4096)
+    if head[:4] in (struct.pack("<i", 20103), struct.pack(">i", 20103)):
+        return head[20:84]
+    m = re.search(rb"CREATION_DATE = [^\n]*", head)
     return m.group(0) if m else b""
 
 

@@ -2,6 +2,7 @@
  * padding, the message flags and what follows the last record.  Reads only
  * headers and padding, so it runs in seconds on files of any size. */
 #include "internal.h"
+#include "fsinfo.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -161,6 +162,7 @@ int lattio_lime_check(const char *path, lattio_problem *problems, size_t max, si
 {
     RETURN_IF(!path, LATTIO_ERR_ARG);
     int fd;
+    (void)lattio_fs_refresh(path, NULL); /* another node may have just written it */
     do fd = open(path, O_RDONLY | O_CLOEXEC);
     while (fd < 0 && errno == EINTR);
     RETURN_IF_ERRNO(fd < 0, LATTIO_ERR_OPEN);

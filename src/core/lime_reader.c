@@ -1,6 +1,7 @@
 /* lime_reader.c -- the serial LIME reader: sequential iteration over the
  * records of a file, lookup by type, payload reads in pieces and at offsets. */
 #include "internal.h"
+#include "fsinfo.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +22,7 @@ int lattio_lime_reader_open(const char *path, lattio_lime_reader **out)
     RETURN_IF(!path || !out, LATTIO_ERR_ARG);
     *out = NULL;
     int fd;
+    (void)lattio_fs_refresh(path, NULL); /* another node may have just written it */
     do fd = open(path, O_RDONLY | O_CLOEXEC);
     while (fd < 0 && errno == EINTR);
     RETURN_IF_ERRNO(fd < 0, LATTIO_ERR_OPEN);

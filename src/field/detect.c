@@ -1,5 +1,6 @@
 /* detect.c -- which gauge format a file holds, from its content alone. */
 #include "gauge_internal.h"
+#include "fsinfo.h"
 
 #include <fcntl.h>
 #include <string.h>
@@ -50,6 +51,7 @@ int lattio_gauge_detect(const char *path, int *format)
 {
     RETURN_IF(!path || !format, LATTIO_ERR_ARG);
     *format = LATTIO_GAUGE_UNKNOWN;
+    (void)lattio_fs_refresh(path, NULL); /* another node may have just written it */
     const int fd = open(path, O_RDONLY | O_CLOEXEC);
     RETURN_IF_ERRNO(fd < 0, LATTIO_ERR_OPEN);
     lattio_source src;

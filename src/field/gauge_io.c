@@ -3,6 +3,7 @@
  * written in bounded chunks, the third-row reconstruction, output under a
  * temporary name, and the public read/write entry points. */
 #include "gauge_internal.h"
+#include "fsinfo.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -237,6 +238,7 @@ void lattio_gauge_write_options_default(lattio_gauge_write_options *opt, int for
 
 static int read_plain(const char *path, int format, lattio_gauge_info *info, double **u)
 {
+    (void)lattio_fs_refresh(path, NULL); /* another node may have just written it */
     const int fd = open(path, O_RDONLY | O_CLOEXEC);
     RETURN_IF_ERRNO(fd < 0, LATTIO_ERR_OPEN);
     lattio_source src;

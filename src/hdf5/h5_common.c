@@ -1,6 +1,7 @@
 /* h5_common.c -- the HDF5 calls that need no HDF5 library: options and
  * the file signature (built with and without HDF5). */
 #include "field/field_mpi.h"
+#include "fsinfo.h"
 
 #include <fcntl.h>
 #include <string.h>
@@ -18,6 +19,7 @@ void lattio_h5_options_default(lattio_h5_options *o)
 int lattio_h5_is_hdf5(const char *path)
 {
     static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+    if (path) (void)lattio_fs_refresh(path, NULL); /* for this sniff and HDF5's own open after it */
     int fd = path ? open(path, O_RDONLY) : -1;
     if (fd < 0) return 0;
     int found = 0;
