@@ -250,18 +250,33 @@ static uint64_t alignment(const lattio_container *c)
     return c->opt.align ? c->opt.align : lattio_cont_detect_align(c->fd);
 }
 
+/* Local.  Whether the file system holding `path` is shared over a network
+ * (lattio_fs_is_network; the same answer on every rank). */
+static int on_network(const char *path)
+{
+    lattio_fsinfo fs;
+    return lattio_fsinfo_path(path, &fs) != LATTIO_OK || lattio_fs_is_network(fs.kind);
+}
+
 /* One file under a temporary name: every rank opens (creating) it, rank 0
- * writes the header; one agreement.  Two collective calls in all. */
+ * writes the header; one agreement.  Two collective calls in all.  On a
+ * network file system clients creating one name at once may fail
+ * (GlusterFS: ERR_OPEN on some ranks of cluster.container.mpi_roundtrip at
+ * 2 nodes x 2 ranks, now and then), so there rank 0 creates it first and
+ * the others open it after the agreement: one collective call more. */
 static int start_shared(lattio_container *c, const open_args *a)
 {
     uint64_t align = 0;
-    int rc = c->tmp ? open_own_file(c, CREATE_SHARED) : LATTIO_FAIL(LATTIO_ERR_NOMEM, "name");
+    const int first = c->tmp && c->size > 1 && on_network(c->tmp);
+    int rc = c->tmp ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "name");
+    if (rc == LATTIO_OK && (c->rank == 0 || !first)) rc = open_own_file(c, CREATE_SHARED);
     if (rc == LATTIO_OK && c->rank == 0) {
         align = alignment(c);
         rc = init_header(c, a->chunk, align, a->id);
         if (rc == LATTIO_OK) rc = write_header(c);
     }
     RETURN_IF_ERROR(agree_with_align(c, rc, &align));
+    if (first) RETURN_IF_ERROR(lattio_agree(c->comm, c->rank == 0 ? LATTIO_OK : open_own_file(c, OPEN_EXISTING)));
     /* the values rank 0 used, and a single file's range: the same outcome */
     return c->rank == 0 ? LATTIO_OK : init_header(c, a->chunk, align, a->id);
 }
