@@ -103,8 +103,8 @@ static int detect_fs(lattio_file *f)
     if (f->rank == 0 && name && *name && lattio_fsinfo_path(name, &fs) == LATTIO_OK) {
         v[0] = (uint64_t)fs.kind;
         v[1] = fs.block;
-        LATTIO_TRACE("file system %s (mount type %s, f_type 0x%llx), block %llu bytes",
-                     lattio_fs_name(fs.kind), fs.type[0] ? fs.type : "?", (unsigned long long)fs.magic,
+        LATTIO_TRACE("file system %s (f_type 0x%llx, mount type %s), block %llu bytes",
+                     lattio_fs_name(fs.kind), (unsigned long long)fs.magic, fs.type[0] ? fs.type : "?",
                      (unsigned long long)fs.block);
     }
     RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(v, 2, MPI_UINT64_T, 0, f->comm), LATTIO_ERR_MPI));
