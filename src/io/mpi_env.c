@@ -55,40 +55,6 @@ static int cvar_read(const char *name, MPI_Datatype type, void *out, size_t size
     return rc == MPI_SUCCESS ? 0 : -1;
 }
 
-/* Does the io selection list (MCA "io", from OMPI_MCA_io, mpirun --mca io,
- * or a parameter file) allow component `name`?  Empty: all are allowed. */
-static int selected(const char *sel, const char *name);
-static int io_allows(const char *list, const char *name) { return selected(list, name); }
-
-/* Without MPI_T: OMPIO unless OMPI_MCA_io rules it out. */
-static int ompio_from_environment(void)
-{
-    const char *io = getenv("OMPI_MCA_io");
-    return io_allows(io ? io : "", "ompio");
-}
-
-/* Open MPI selects the allowed io component of highest priority.  The
- * selection list is read from the "io" variable; the priorities of
- * components ruled out vanish once a file has been opened. */
-int lattio_mpi_ompio_selected(void)
-{
-    int provided = 0, ompio = -1, romio = -1, r = 0;
-    char list[256] = "";
-    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return ompio_from_environment();
-    int have_list = cvar_read("io", MPI_CHAR, list, sizeof list) == 0;
-    if (cvar_read("io_ompio_priority", MPI_INT, &r, sizeof r) == 0 && io_allows(list, "ompio")) ompio = r;
-    if (cvar_read("io_romio321_priority", MPI_INT, &r, sizeof r) == 0 && io_allows(list, "romio321") &&
-        r > romio)
-        romio = r;
-    if (cvar_read("io_romio341_priority", MPI_INT, &r, sizeof r) == 0 && io_allows(list, "romio341") &&
-        r > romio)
-        romio = r;
-    MPI_T_finalize();
-    if (!have_list && ompio < 0 && romio < 0) return ompio_from_environment(); /* MPI_T says nothing */
-    return ompio >= 0 && ompio >= romio;
-}
-
-
 /* Whether `name` is one of the comma-separated words of `list`. */
 static int listed(const char *list, const char *name)
 {
@@ -102,12 +68,43 @@ static int listed(const char *list, const char *name)
     return 0;
 }
 
-/* Whether a component selection ("", "a,b" or "^a,b") lets `name` in. */
+/* Whether a component selection ("", "a,b" or "^a,b": the MCA "io" or
+ * "sharedfp" variable, from the environment, mpirun --mca or a parameter
+ * file) lets `name` in. */
 static int selected(const char *sel, const char *name)
 {
     if (!sel || !*sel) return 1;
     if (sel[0] == '^') return !listed(sel + 1, name);
     return listed(sel, name);
+}
+
+
+/* Without MPI_T: OMPIO unless OMPI_MCA_io rules it out. */
+static int ompio_from_environment(void)
+{
+    const char *io = getenv("OMPI_MCA_io");
+    return selected(io ? io : "", "ompio");
+}
+
+/* Open MPI selects the allowed io component of highest priority.  The
+ * selection list is read from the "io" variable; the priorities of
+ * components ruled out vanish once a file has been opened. */
+int lattio_mpi_ompio_selected(void)
+{
+    int provided = 0, ompio = -1, romio = -1, r = 0;
+    char list[256] = "";
+    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return ompio_from_environment();
+    int have_list = cvar_read("io", MPI_CHAR, list, sizeof list) == 0;
+    if (cvar_read("io_ompio_priority", MPI_INT, &r, sizeof r) == 0 && selected(list, "ompio")) ompio = r;
+    if (cvar_read("io_romio321_priority", MPI_INT, &r, sizeof r) == 0 && selected(list, "romio321") &&
+        r > romio)
+        romio = r;
+    if (cvar_read("io_romio341_priority", MPI_INT, &r, sizeof r) == 0 && selected(list, "romio341") &&
+        r > romio)
+        romio = r;
+    MPI_T_finalize();
+    if (!have_list && ompio < 0 && romio < 0) return ompio_from_environment(); /* MPI_T says nothing */
+    return ompio >= 0 && ompio >= romio;
 }
 
 int lattio_mpi_sharedfp_hazard(void)
