@@ -52,6 +52,22 @@ static double tmax(double t)
     return t;
 }
 
+/* The case running: a phase for a count tool (MPI_Pcontrol; bench/iocount.c). */
+static const char *case_;
+
+static double begin(void)
+{
+    const double t0 = MPI_Wtime();
+    MPI_Pcontrol(1, case_);
+    return t0;
+}
+
+static double end(double t0)
+{
+    MPI_Pcontrol(0);
+    return tmax(MPI_Wtime() - t0);
+}
+
 static void setup(uint64_t L, uint64_t T, const char *decomp)
 {
     const uint64_t g[4] = {L, L, L, T};
@@ -93,7 +109,7 @@ static double posix_io(int writing)
 {
     if (writing) fresh("posix.bin");
     MPI_Barrier(MPI_COMM_WORLD);
-    const double t0 = MPI_Wtime();
+    const double t0 = begin();
     if (rank_ == 0) {
         int fd = writing ? open("posix.bin", O_WRONLY | O_CREAT | O_TRUNC, 0644) : open("posix.bin", O_RDONLY);
         for (uint64_t off = 0; fd >= 0 && off < gbytes;) {
@@ -105,7 +121,7 @@ static double posix_io(int writing)
         if (fd < 0 || (writing && durable && fsync(fd) != 0)) die(LATTIO_ERR_WRITE, "posix");
         close(fd);
     }
-    return tmax(MPI_Wtime() - t0);
+    return end(t0);
 }
 
 static void desc(lattio_field_desc *d)
@@ -122,7 +138,7 @@ static double lime_io(int writing)
     desc(&d);
     if (writing) fresh("f.lime");
     MPI_Barrier(MPI_COMM_WORLD);
-    const double t0 = MPI_Wtime();
+    const double t0 = begin();
     lattio_file *f;
     die(lattio_open(MPI_COMM_WORLD, "f.lime", writing ? LATTIO_MODE_CREATE : LATTIO_MODE_READ, MPI_INFO_NULL, &o, &f),
         "open");
@@ -133,7 +149,7 @@ static double lime_io(int writing)
         lattio_field_info_free(&info.field);
     }
     die(lattio_close(f), "close");
-    return tmax(MPI_Wtime() - t0);
+    return end(t0);
 }
 
 static double h5_io(int writing)
@@ -148,7 +164,7 @@ static double h5_io(int writing)
     desc(&d);
     if (writing) fresh("f.h5");
     MPI_Barrier(MPI_COMM_WORLD);
-    const double t0 = MPI_Wtime();
+    const double t0 = begin();
     if (writing) die(lattio_h5_write(MPI_COMM_WORLD, "f.h5:/cfg/U", &d, &L_, local, &o, NULL, NULL), "h5 write");
     else {
         lattio_field_read_info info;
@@ -157,7 +173,7 @@ static double h5_io(int writing)
         if (info.checksum != LATTIO_CHECKSUM_VERIFIED) die(LATTIO_ERR_CHECKSUM, "h5 read not verified");
         lattio_field_info_free(&info.field);
     }
-    return tmax(MPI_Wtime() - t0);
+    return end(t0);
 }
 
 /* The SciDAC checksum of the rank's sites of `a` (native doubles),
@@ -182,7 +198,7 @@ static double plain_io_sum(int writing, int sum)
 {
     if (writing) fresh("p.h5");
     MPI_Barrier(MPI_COMM_WORLD);
-    const double t0 = MPI_Wtime();
+    const double t0 = begin();
     if (sum && writing) scidac_sum(local);
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
@@ -224,7 +240,7 @@ static double plain_io_sum(int writing, int sum)
     if (H5Fclose(f) < 0) die(LATTIO_ERR_HDF5, "H5Fclose");
     H5Pclose(fapl);
     if (sum && !writing) scidac_sum(back);
-    return tmax(MPI_Wtime() - t0);
+    return end(t0);
 }
 
 static double plain_io(int writing) { return plain_io_sum(writing, 0); }
@@ -260,6 +276,7 @@ int main(int argc, char **argv)
         for (int w = 0; w < 2; w++)
             for (int k = 0; k < NK; k++) {
                 const int c = (k + r) % NK;
+                case_ = names[c + (w ? NK : 0)];
                 *row[c + (w ? NK : 0)] = io[c](!w);
             }
     }

@@ -474,7 +474,9 @@ static double timed(bench *b, int which, const char *path, int *err)
     int e, emax;
     MPI_Barrier(MPI_COMM_WORLD);
     t0 = MPI_Wtime();
+    MPI_Pcontrol(1, case_name[which]); /* a phase for a count tool (bench/iocount.c) */
     e = run_op(b, which, path) != 0;
+    MPI_Pcontrol(0);
     t = MPI_Wtime() - t0;
     MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     MPI_Allreduce(&e, &emax, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
