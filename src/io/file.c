@@ -120,14 +120,14 @@ static int count_nodes(lattio_file *f)
 {
     MPI_Comm node = MPI_COMM_NULL;
     int me = 0, leader = 0;
-    f->nnodes = f->node_ranks = 1;
+    f->nnodes = f->node_ranks = f->node_leader = 1;
     int rc = MPI_CHECK(MPI_Comm_split_type(f->comm, MPI_COMM_TYPE_SHARED, f->rank, MPI_INFO_NULL, &node),
                        LATTIO_ERR_MPI);
     RETURN_IF_ERROR(rc); /* equal on every rank */
     MPI_Comm_rank(node, &me);
     MPI_Comm_size(node, &f->node_ranks);
     MPI_Comm_free(&node);
-    leader = me == 0;
+    leader = f->node_leader = me == 0;
     RETURN_IF_ERROR(MPI_CHECK(MPI_Allreduce(&leader, &f->nnodes, 1, MPI_INT, MPI_SUM, f->comm), LATTIO_ERR_MPI));
     if (f->nnodes < 1) f->nnodes = 1;
     return LATTIO_OK;
@@ -255,7 +255,7 @@ static int new_handle(MPI_Comm comm, const char *path, int mode, const lattio_op
     f->comm = MPI_COMM_NULL;
     f->info = MPI_INFO_NULL;
     f->cur = -1;
-    f->nnodes = f->node_ranks = 1;
+    f->nnodes = f->node_ranks = f->node_leader = 1;
     f->wb_fd = -1;
     f->mode = mode;
     if (opt) f->opt = *opt;
@@ -323,6 +323,19 @@ static int publish(lattio_file *f, int status)
     return lattio_agree(f->comm, status != LATTIO_OK ? status : rc);
 }
 
+/* Collective.  After a write across nodes on a file system whose clients
+ * cache attributes, one rank per node makes its node's view of the
+ * published file current, so that any reader on the job's nodes finds the
+ * final size once lattio_close has returned (on GlusterFS, node1's client
+ * kept the size its own aggregator's writes had made while node2's
+ * aggregator wrote the tail: bench/results/scale-2026-11-27.md).  A node
+ * that cannot see the file fails the close on every rank. */
+static int refresh_published(lattio_file *f)
+{
+    if (f->nnodes < 2 || !lattio_fs_caches_metadata(f->fs_kind)) return LATTIO_OK;
+    return lattio_agree(f->comm, f->node_leader ? lattio_fs_refresh(f->path, NULL) : LATTIO_OK);
+}
+
 int lattio_file_outcome(lattio_file *f, int rc)
 {
     if (!f || rc >= 0 || f->mode == LATTIO_MODE_READ || f->failed) return rc;
@@ -381,6 +394,7 @@ int lattio_close(lattio_file *f)
     rc = lattio_agree(f->comm, rc < 0 ? rc : crc);
     if (writing) lattio_note_full_disk(f, rc);
     if (writing) rc = publish(f, rc);
+    if (writing && rc == LATTIO_OK) rc = refresh_published(f);
     free_handle(f);
     return rc;
 }

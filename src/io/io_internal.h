@@ -38,6 +38,7 @@ struct lattio_file {
     uint64_t fs_block;   /* its block size, 0 when unknown */
     int nnodes;          /* shared-memory nodes of comm (MPI_COMM_TYPE_SHARED), >= 1 */
     int node_ranks;      /* ranks of comm on this rank's node, >= 1 */
+    int node_leader;     /* 1 on the first rank of comm on each node */
     int wb_fd;           /* writeback.c: descriptor for early writeback, -1 when off */
     uint64_t write_piece; /* bytes per independent write call (file.c: write_piece) */
     int failed;          /* the first agreed error of a collective write call (0: none):
