@@ -117,8 +117,13 @@ static int wrap_write_at_all(MPI_File fh, MPI_Offset o, void *b, int n, MPI_Data
 
 /* Move count bytes in agreed pieces; every rank makes npieces calls.
  * Independent writes go in pieces of f->write_piece (file.c: one call per
- * file-system unit, 256 KiB on page-cache file systems); durable ones start
- * the writeback of what they wrote every WB_PIECE bytes. */
+ * file-system unit, 256 KiB on page-cache file systems), cut at absolute
+ * multiples of it: a transfer that starts inside a stripe (the first window
+ * of a record's payload) ends its first call at the stripe's end and every
+ * later call covers whole stripes (before: every call of such a window
+ * straddled two stripes, 16 of 74 calls of a 72 MiB write at 1 MiB stripes,
+ * docs/scaling.md).  Durable ones start the writeback of what they wrote
+ * every WB_PIECE bytes. */
 static int transfer(lattio_file *f, xfer_fn fn, uint64_t off, unsigned char *buf, uint64_t count,
                     int collective, int err)
 {
@@ -127,9 +132,12 @@ static int transfer(lattio_file *f, xfer_fn fn, uint64_t off, unsigned char *buf
     RETURN_IF(off > (uint64_t)LLONG_MAX - count, LATTIO_ERR_OVERFLOW);
     const int wb = fn == wrap_write_at && f->wb_fd >= 0;
     const uint64_t piece = fn == wrap_write_at && f->write_piece && f->write_piece < PIECE ? f->write_piece : PIECE;
-    RETURN_IF_ERROR(pieces(f, count, piece, collective, &n));
+    const int aligned = piece < PIECE; /* independent: cut at absolute multiples */
+    if (aligned) n = count ? (off + count - 1) / piece - off / piece + 1 : 0;
+    else RETURN_IF_ERROR(pieces(f, count, piece, collective, &n));
     for (uint64_t i = 0; i < n; i++) {
-        uint64_t k = count - done < piece ? count - done : piece;
+        const uint64_t room = aligned ? piece - (off + done) % piece : piece;
+        uint64_t k = count - done < room ? count - done : room;
         MPI_Status st;
         int got = 0;
         int rc = fn(f->fh, (MPI_Offset)(off + done), k ? buf + done : NULL, (int)k, MPI_BYTE, &st);

@@ -5,7 +5,8 @@
  * payload begins and ends, and no block is written by two ranks (no two
  * aggregators share a stripe's lock).  A fine x,y split of an 8x8x8x16
  * field of 72-byte sites, one aggregator per node; the file equals its
- * serial image.  Across nodes (2x2, 4x1) as on one. */
+ * serial image.  Across nodes (2x2, 4x1) as on one.  Calls of 4 stripes
+ * (LATTIO_WRITE_PIECE) inside windows of 16. */
 #include "io/agg_plan.h"
 #include "bytecases.h"
 
@@ -74,6 +75,10 @@ int main(int argc, char **argv)
     mpitest_init(&argc, &argv);
     setenv("LATTIO_STRIPING_UNIT", "4096", 1);
     setenv("LATTIO_CB_BUFFER_SIZE", "65536", 1); /* several rounds */
+    /* calls of 4 stripes inside each window: the first window starts at the
+     * payload, inside a stripe (every call of it straddled two before the
+     * cut at absolute multiples, agree.c) */
+    setenv("LATTIO_WRITE_PIECE", "16384", 1);
     sim_case s;
     static const uint64_t g[4] = {8, 8, 8, 16};
     bc_make_case(4, g, BC_XY, 4, 72, &s);
