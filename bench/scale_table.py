@@ -56,14 +56,14 @@ def compare(rows):
 
 def ranks(rows):
     print("| ranks | nodes | call | collective calls / rank | agreement bytes / rank | agreement bytes / rank / "
-          "ranks | CPU s / rank (max) | wall s | extra heap / rank (KiB) | MPI windows / rank (KiB) | write "
-          "calls | blocks of 2+ ranks |")
+          "ranks | CPU s / rank (max) | wall s | extra heap / rank, mean / max (KiB) | MPI windows / rank (KiB) | "
+          "write calls | blocks of 2+ ranks |")
     print("|---" * 12 + "|")
     for r in sorted(rows, key=lambda x: (x["phase"], x["ranks"])):
-        print("| %d | %d | %s | %d | %d | %.1f | %.3f | %.2f | %d | %d | %d | %d |" % (
+        print("| %d | %d | %s | %d | %d | %.1f | %.3f | %.2f | %d / %d | %d | %d | %d |" % (
             r["ranks"], r["nodes"], r["phase"], r["coll"][2], r["cbytes"][2], r["cbytes"][2] / r["ranks"],
-            r["cpu_max"], r["wall_max"], r["heap"][2] // 1024, r["mpimem"][2] // 1024, r["writes"][0],
-            r["shared_blocks"]))
+            r["cpu_max"], r["wall_max"], r["heap"][0] // r["ranks"] // 1024, r["heap"][2] // 1024,
+            r["mpimem"][2] // 1024, r["writes"][0], r["shared_blocks"]))
 
 
 def main():
