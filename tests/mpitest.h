@@ -40,6 +40,19 @@ static inline int mpitest_one_node(void)
     return n == mpitest_size;
 }
 
+/* Collective.  The number of nodes (shared-memory domains) the ranks run on. */
+static inline int mpitest_nodes(void)
+{
+    MPI_Comm node;
+    int me = 0, nodes = 0, leader;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &me);
+    MPI_Comm_free(&node);
+    leader = me == 0;
+    MPI_Allreduce(&leader, &nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    return nodes;
+}
+
 /* `path` opened for reading on every rank with `strategy`, at its first
  * record (NULL where the open failed, which is counted as a failure). */
 static inline lattio_file *mpitest_open_first(const char *path, int strategy)

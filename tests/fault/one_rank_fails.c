@@ -17,6 +17,7 @@
 #include "fault.h"
 #include "mpitest.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -182,6 +183,17 @@ static int settle_run(const char *name, int strategy, int mode, int rank, int *f
     return any;
 }
 
+/* The next rank to fail after `rank`: every rank, or with
+ * FAULT_SWEEP_RANKS=ends in the environment only the first and the last
+ * (across nodes: rank 0, which writes the metadata, and a rank of the last
+ * node; the whole sweep takes 10 minutes on the emulated cluster). */
+static int next_rank(int rank)
+{
+    const char *e = getenv("FAULT_SWEEP_RANKS");
+    if (e && strcmp(e, "ends") == 0 && rank == 0 && mpitest_size > 2) return mpitest_size - 1;
+    return rank + 1;
+}
+
 static void sweep_write(const char *name, write_fn fn, int strategy, int mode)
 {
     const int is_container = fn == write_container;
@@ -189,7 +201,7 @@ static void sweep_write(const char *name, write_fn fn, int strategy, int mode)
     size_t nwant = 0, nbefore = 0, nnow;
     CHECK_OK(fn(2, strategy)); /* the new file, for comparison */
     want = file_bytes(&nwant);
-    for (int rank = 0; rank < mpitest_size; rank++) {
+    for (int rank = 0; rank < mpitest_size; rank = next_rank(rank)) {
         int reached = 1;
         for (long n = 1; reached && n < 10000; n++) {
             CHECK_OK(fn(1, strategy)); /* the previous file */
@@ -271,7 +283,7 @@ typedef int (*read_fn)(int strategy);
 
 static void sweep_read(const char *name, read_fn fn, int strategy, int mode)
 {
-    for (int rank = 0; rank < mpitest_size; rank++) {
+    for (int rank = 0; rank < mpitest_size; rank = next_rank(rank)) {
         int reached = 1;
         for (long n = 1; reached && n < 10000; n++) {
             fault_arm(rank, n, mode);
@@ -338,6 +350,6 @@ int main(int argc, char **argv)
      * reservation was among the faults, on some rank */
     long all = 0;
     MPI_Allreduce(&reservations, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-    if (mpitest_size > 1) CHECK(all > 0);
+    if (mpitest_size > 1 && mpitest_one_node()) CHECK(all > 0); /* across nodes mapped steps aside */
     return mpitest_finish();
 }

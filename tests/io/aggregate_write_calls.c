@@ -26,19 +26,6 @@ int MPI_File_write_at(MPI_File fh, MPI_Offset off, const void *b, int n, MPI_Dat
     return PMPI_File_write_at(fh, off, b, n, t, st);
 }
 
-/* Ranks' nodes counted: the number of nodes. */
-static int count_nodes(void)
-{
-    MPI_Comm node;
-    int me = 0, nodes = 0, leader;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_rank(node, &me);
-    MPI_Comm_free(&node);
-    leader = me == 0;
-    MPI_Allreduce(&leader, &nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    return nodes;
-}
-
 typedef struct { long long first, last; int rank; } span; /* blocks [first, last] */
 
 static int by_first(const void *a, const void *b)
@@ -89,7 +76,7 @@ int main(int argc, char **argv)
     lattio_options opt;
     lattio_options_default(&opt);
     opt.strategy = LATTIO_STRATEGY_AGGREGATE;
-    opt.aggregators = count_nodes();
+    opt.aggregators = mpitest_nodes();
     bc_write_single("calls.lime", &opt, &l, buf, bytes, &counting);
     int *counts = malloc((size_t)mpitest_size * sizeof *counts), *displs = malloc((size_t)mpitest_size * sizeof *displs);
     int mine = 2 * ncalls, total = 0;

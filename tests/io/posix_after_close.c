@@ -16,19 +16,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/* Ranks' nodes counted. */
-static int count_nodes(void)
-{
-    MPI_Comm node;
-    int me = 0, nodes = 0, leader;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_rank(node, &me);
-    MPI_Comm_free(&node);
-    leader = me == 0;
-    MPI_Allreduce(&leader, &nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    return nodes;
-}
-
 /* This rank's plain view of path: 0 when its size and bytes equal the image. */
 static int plain_view_differs(const char *path, const unsigned char *img, uint64_t bytes)
 {
@@ -51,7 +38,7 @@ int main(int argc, char **argv)
 {
     mpitest_init(&argc, &argv);
     setenv("LATTIO_STRIPING_UNIT", "1048576", 1);
-    const int nodes = count_nodes();
+    const int nodes = mpitest_nodes();
     for (uint64_t t = 16; t < 20; t++) {
         sim_case s;
         const uint64_t g[4] = {16, 16, 16, t}, bytes = 16 * 16 * 16 * t * 72;
