@@ -28,18 +28,6 @@ static inline int mpitest_finish(void)
     return total ? 1 : 0;
 }
 
-/* Collective.  1 when every rank runs on one node (one shared-memory
- * domain), 0 across nodes (the emulated cluster, scripts/cluster). */
-static inline int mpitest_one_node(void)
-{
-    MPI_Comm node;
-    int n = 0;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_size(node, &n);
-    MPI_Comm_free(&node);
-    return n == mpitest_size;
-}
-
 /* Collective.  The number of nodes (shared-memory domains) the ranks run on. */
 static inline int mpitest_nodes(void)
 {
@@ -52,6 +40,10 @@ static inline int mpitest_nodes(void)
     MPI_Allreduce(&leader, &nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     return nodes;
 }
+
+/* Collective.  1 when every rank runs on one node (one shared-memory
+ * domain), 0 across nodes (the emulated cluster, scripts/cluster). */
+static inline int mpitest_one_node(void) { return mpitest_nodes() == 1; }
 
 /* `path` opened for reading on every rank with `strategy`, at its first
  * record (NULL where the open failed, which is counted as a failure). */

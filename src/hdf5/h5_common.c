@@ -19,7 +19,7 @@ void lattio_h5_options_default(lattio_h5_options *o)
 int lattio_h5_is_hdf5(const char *path)
 {
     static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
-    if (path) (void)lattio_fs_refresh(path, NULL); /* for this sniff and HDF5's own open after it */
+    if (path) (void)lattio_fs_refresh(path, NULL); /* for this sniff (HDF5 opens through lattio_h5_fopen) */
     int fd = path ? open(path, O_RDONLY) : -1;
     if (fd < 0) return 0;
     int found = 0;

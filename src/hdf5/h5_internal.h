@@ -49,6 +49,10 @@ int lattio_h5_split(const char *target, char **file, char **object);
 hid_t lattio_h5_fapl(MPI_Comm comm, MPI_Info hints, uint64_t alignment);
 /* Collective transfers. */
 hid_t lattio_h5_dxpl(void);
+/* Collective.  H5Fopen(path, flags, fapl) after this node's view of the
+ * file is made current (lattio_fs_refresh): another node may have just
+ * written or replaced it. */
+hid_t lattio_h5_fopen(const char *path, unsigned flags, hid_t fapl);
 
 /* Attributes of an object: scalar strings (UTF-8), unsigned 32-bit and
  * signed 64-bit integers, a byte array of 32.  _get of a missing

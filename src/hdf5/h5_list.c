@@ -2,7 +2,6 @@
  * datasets of reals or complex compounds with a lattice's dimensions, and
  * Qlua gauge groups (datasets "0".."3"), in name order. */
 #include "h5_internal.h"
-#include "fsinfo.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -104,8 +103,7 @@ int lattio_h5_list(MPI_Comm comm, const char *path, int nd, lattio_h5_entry *out
     int rc = lattio_xfer_mpi(MPI_Bcast(&sig, 1, MPI_INT, 0, comm), "signature");
     if (rc == LATTIO_OK && !sig) rc = LATTIO_FAIL(LATTIO_ERR_UNKNOWN_FORMAT, "not HDF5");
     hid_t fapl = rc == LATTIO_OK ? lattio_h5_fapl(comm, MPI_INFO_NULL, 0) : -1;
-    if (fapl >= 0) (void)lattio_fs_refresh(path, NULL); /* on every node: others may have just written it */
-    hid_t fid = fapl >= 0 ? H5Fopen(path, H5F_ACC_RDONLY, fapl) : -1;
+    hid_t fid = fapl >= 0 ? lattio_h5_fopen(path, H5F_ACC_RDONLY, fapl) : -1;
     if (rc == LATTIO_OK && fid < 0) rc = lattio_h5_open_fail();
     if (rc == LATTIO_OK) rc = H5_CHECK(H5Ovisit2(fid, H5_INDEX_NAME, H5_ITER_INC, each, &v, H5O_INFO_BASIC), "visit");
     if (fid >= 0) H5Fclose(fid);

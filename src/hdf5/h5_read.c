@@ -4,7 +4,6 @@
  * (h5_move.c), the stored checksums compared; and the list of the
  * fields a file holds. */
 #include "h5_internal.h"
-#include "fsinfo.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -233,8 +232,7 @@ static int h5_read(h5r *r, const char *file, void *local, lattio_field_read_info
     RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, r->comm), "sites"));
     hid_t fapl = lattio_h5_fapl(r->comm, lattio_xfer_hints(r->f), 0);
     RETURN_IF_ERROR(lattio_xfer_agree(r->f, H5_CHECK(fapl, "file access properties")));
-    (void)lattio_fs_refresh(file, NULL); /* on every node: others may have just written it */
-    r->fid = H5Fopen(file, H5F_ACC_RDONLY, fapl);
+    r->fid = lattio_h5_fopen(file, H5F_ACC_RDONLY, fapl);
     H5Pclose(fapl);
     int rc = lattio_xfer_agree(r->f, r->fid < 0 ? lattio_h5_open_fail() : LATTIO_OK);
     if (rc == LATTIO_OK) rc = lattio_xfer_agree(r->f, detect(r));

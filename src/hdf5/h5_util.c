@@ -1,6 +1,7 @@
 /* h5_util.c -- HDF5 plumbing of src/hdf5: silence and messages, targets,
  * property lists, attributes. */
 #include "h5_internal.h"
+#include "fsinfo.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -86,6 +87,12 @@ int lattio_h5_split(const char *target, char **file, char **object)
     memcpy(*file, target, n);
     (*file)[n] = '\0';
     return LATTIO_OK;
+}
+
+hid_t lattio_h5_fopen(const char *path, unsigned flags, hid_t fapl)
+{
+    (void)lattio_fs_refresh(path, NULL);
+    return H5Fopen(path, flags, fapl);
 }
 
 hid_t lattio_h5_fapl(MPI_Comm comm, MPI_Info hints, uint64_t alignment)

@@ -3,7 +3,6 @@
  * HDF5 lays out the dataset(s) and metadata, the field pipe moves the bytes
  * (h5_move.c), the checksums become attributes, the rename publishes. */
 #include "h5_internal.h"
-#include "fsinfo.h"
 #include "testhooks.h"
 
 #include <errno.h>
@@ -242,8 +241,8 @@ static int h5_open(h5w *w, const char *file)
     const uint64_t align = w->o->alignment ? w->o->alignment : lattio_xfer_alignment(w->f);
     hid_t fapl = lattio_h5_fapl(w->comm, lattio_xfer_hints(w->f), align);
     RETURN_IF_ERROR(lattio_xfer_agree(w->f, H5_CHECK(fapl, "file access properties")));
-    if (exists) (void)lattio_fs_refresh(disk, NULL); /* rank 0 made the copy: this node's view of it */
-    w->fid = exists ? H5Fopen(disk, H5F_ACC_RDWR, fapl) : H5Fcreate(disk, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    /* appending: rank 0 made the copy, so this node's view of it is refreshed */
+    w->fid = exists ? lattio_h5_fopen(disk, H5F_ACC_RDWR, fapl) : H5Fcreate(disk, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     H5Pclose(fapl);
     return lattio_xfer_agree(w->f, H5_CHECK(w->fid, exists ? "H5Fopen (append)" : "H5Fcreate"));
 }

@@ -119,7 +119,7 @@ static int detect_fs(lattio_file *f)
 static int count_nodes(lattio_file *f)
 {
     MPI_Comm node = MPI_COMM_NULL;
-    int me = 0, leader = 0;
+    int me = 0;
     f->nnodes = f->node_ranks = f->node_leader = 1;
     int rc = MPI_CHECK(MPI_Comm_split_type(f->comm, MPI_COMM_TYPE_SHARED, f->rank, MPI_INFO_NULL, &node),
                        LATTIO_ERR_MPI);
@@ -127,8 +127,8 @@ static int count_nodes(lattio_file *f)
     MPI_Comm_rank(node, &me);
     MPI_Comm_size(node, &f->node_ranks);
     MPI_Comm_free(&node);
-    leader = f->node_leader = me == 0;
-    RETURN_IF_ERROR(MPI_CHECK(MPI_Allreduce(&leader, &f->nnodes, 1, MPI_INT, MPI_SUM, f->comm), LATTIO_ERR_MPI));
+    f->node_leader = me == 0;
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Allreduce(&f->node_leader, &f->nnodes, 1, MPI_INT, MPI_SUM, f->comm), LATTIO_ERR_MPI));
     if (f->nnodes < 1) f->nnodes = 1;
     return LATTIO_OK;
 }

@@ -78,7 +78,6 @@ static int selected(const char *sel, const char *name)
     return listed(sel, name);
 }
 
-
 /* Without MPI_T: OMPIO unless OMPI_MCA_io rules it out. */
 static int ompio_from_environment(void)
 {
