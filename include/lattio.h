@@ -76,7 +76,7 @@ extern "C" {
     X(ERR_CLOSE, -104, "close failed")                                                  \
     X(ERR_SYNC, -105, "fsync failed")                                                   \
     X(ERR_RENAME, -106, "renaming the temporary file into place failed")                \
-    X(ERR_STAT, -107, "cannot query file size")                                         \
+    X(ERR_STAT, -107, "cannot query file size or file system")                    \
     X(ERR_SYNC_DIR, -108, "new file renamed into place, but syncing its directory failed") \
     X(ERR_EOF, -110, "end of file: no more records")                                    \
     X(ERR_END_OF_RECORD, -111, "end of record payload")                                 \
@@ -148,7 +148,7 @@ const char *lattio_error_name(int status);
 const char *lattio_version(void);
 /* Local, MPI-free.  The file system holding `path` (its directory when the
  * file does not exist yet) as lattio's strategies and checks see it
- * (docs/filesystems.md): its kind in kind[0 .. nkind) ("local", "tmpfs",
+ * (docs/cluster.md, "File systems"): its kind in kind[0 .. nkind) ("local", "tmpfs",
  * "nfs", "lustre", "gpfs", "beegfs", "cephfs", "fuse", "glusterfs" or
  * "unknown"), the mount's type in type[0 .. ntype) ("ext4",
  * "fuse.glusterfs"; "" when /proc/self/mountinfo does not say), statfs's

@@ -185,7 +185,7 @@ int lattio_fsinfo_fd(int fd, lattio_fsinfo *out)
     RETURN_IF(!out || fd < 0, LATTIO_ERR_ARG);
     struct statfs sf;
     struct stat st;
-    RETURN_IF(fstatfs(fd, &sf) != 0, LATTIO_ERR_STAT);
+    RETURN_IF_ERRNO(fstatfs(fd, &sf) != 0, LATTIO_ERR_STAT);
     describe(&sf, fstat(fd, &st) == 0 ? &st : NULL, out);
     char link[64];
     snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
@@ -205,13 +205,13 @@ int lattio_fsinfo_path(const char *path, lattio_fsinfo *out)
     }
     char *dir = directory_of(path);
     RETURN_IF(!dir, LATTIO_ERR_NOMEM);
-    int ok = statfs(dir, &sf) == 0;
+    int ok = statfs(dir, &sf) == 0, err = ok ? 0 : errno;
     if (ok) {
         describe(&sf, stat(dir, &st) == 0 ? &st : NULL, out);
         refine_kind(dir, out);
     }
     lattio_free(dir);
-    RETURN_IF(!ok, LATTIO_ERR_STAT);
+    if (!ok) return lattio_fail_errno(__FILE__, __LINE__, "statfs(directory)", LATTIO_ERR_STAT, err);
     return LATTIO_OK;
 }
 

@@ -10,6 +10,7 @@
 
 static const char info_help[] =
     "usage: lattio info [--json] FILE\n"
+    "       lattio info --fs [--json] PATH\n"
     "\n"
     "List the records of a LIME file.  The text output is the format of C-LIME's\n"
     "lime_contents: for each record a blank line pair, then Message:, Record:, Type:,\n"
@@ -25,6 +26,11 @@ static const char info_help[] =
     "           \"length\", \"padding\", \"mb\", \"me\", \"data\"}, ...]}\n"
     "           data is the text the Data: line shows, or null; for a damaged file\n"
     "           an \"error\" object {status, message, record, offset} follows.\n"
+    "  --fs     show the file system holding PATH (its directory when PATH does\n"
+    "           not exist yet) as lattio's strategies and checks see it: kind\n"
+    "           (local, tmpfs, nfs, lustre, gpfs, beegfs, cephfs, fuse, glusterfs or\n"
+    "           unknown), mount type, statfs f_type and block size; with --json\n"
+    "           {\"path\", \"fs_type\", \"fs_mount_type\", \"fs_magic\", \"block\"}.\n"
     "\n"
     "Exit status: 0 success, 1 unreadable or damaged file (the records before the\n"
     "damage are listed), 2 unusable arguments.\n";
@@ -149,13 +155,39 @@ static int list_records(const char *path, int json)
     return ret;
 }
 
+/* `lattio info --fs PATH`: the one detection (src/core/fsinfo.c) the
+ * trace, the strategy choice and `lattio bench --json` use. */
+static int show_fs(const char *path, int json)
+{
+    char kind[16] = "", type[64] = "";
+    uint64_t magic = 0, block = 0;
+    int rc = lattio_fs_describe(path, kind, sizeof kind, type, sizeof type, &magic, &block);
+    if (rc < 0) return tool_status_error("info", path, rc, "%s", "");
+    if (json) {
+        fputs("{\"path\": ", stdout);
+        tool_json_string(stdout, path);
+        printf(", \"fs_type\": \"%s\", \"fs_mount_type\": ", kind);
+        tool_json_string(stdout, type);
+        printf(", \"fs_magic\": \"0x%" PRIx64 "\", \"block\": %" PRIu64 "}\n", magic, block);
+        return TOOL_OK;
+    }
+    fputs("path:        ", stdout);
+    tool_print_escaped(stdout, path);
+    printf("\nfile system: %s\nmount type:  ", kind);
+    tool_print_escaped(stdout, type[0] ? type : "(not in /proc/self/mountinfo)");
+    printf("\nf_type:      0x%" PRIx64 "\nblock size:  %" PRIu64 "\n", magic, block);
+    return TOOL_OK;
+}
+
 static int run_info(int argc, char **argv)
 {
     const char *file = NULL;
-    int json = 0;
+    int json = 0, fs = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0)
             json = 1;
+        else if (strcmp(argv[i], "--fs") == 0)
+            fs = 1;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
             return tool_usage("info", "unknown option '%s'", argv[i]);
         else if (file)
@@ -163,10 +195,11 @@ static int run_info(int argc, char **argv)
         else
             file = argv[i];
     }
-    if (!file) return tool_usage("info", "missing FILE");
+    if (!file) return tool_usage("info", fs ? "missing PATH" : "missing FILE");
+    if (fs) return show_fs(file, json);
     if (h5_tool_target(file)) return h5_info(file, json);
     return list_records(file, json);
 }
 
-const tool_command tool_cmd_info = {"info", "list the records of a LIME file (lime_contents format)",
+const tool_command tool_cmd_info = {"info", "list a file's records or fields, or show a file system",
                                     info_help, run_info, 0};
