@@ -132,7 +132,12 @@ extern "C" {
     X(ERR_HDF5_UNAVAILABLE, -701, "lattio was built without HDF5 (-DLATTIO_HDF5=OFF)") \
     X(ERR_HDF5_NOT_FOUND, -702, "no such object in the HDF5 file")                     \
     X(ERR_HDF5_LAYOUT, -703, "HDF5 object is not a lattice field lattio knows (type, shape)") \
-    X(ERR_HDF5_ATTRIBUTE, -704, "HDF5 checksum or metadata attribute malformed")
+    X(ERR_HDF5_ATTRIBUTE, -704, "HDF5 checksum or metadata attribute malformed")       \
+    X(ERR_HDF5_DAMAGED, -705, "HDF5 object cannot be opened or read (damaged metadata)") \
+    X(ERR_HDF5_LINK, -706, "HDF5 link lattio does not follow (external, user-defined, a loop)") \
+    X(ERR_HDF5_STORAGE, -707, "HDF5 dataset storage refused (external, virtual, unwritten, short)") \
+    X(ERR_HDF5_FILTER, -708, "HDF5 filter unavailable or its data damaged")            \
+    X(ERR_HDF5_LIMIT, -709, "HDF5 file beyond lattio's limits (depth, objects, name length)")
 
 typedef enum lattio_status {
 #define LATTIO_X_ENUM(name, value, msg) LATTIO_##name = (value),
@@ -1615,6 +1620,12 @@ typedef struct lattio_h5_entry {
  * out, their number in *count.  Errors: ERR_OPEN (not an HDF5 file), ERR_HDF5. */
 int lattio_h5_list(MPI_Comm comm, const char *path, int nd, lattio_h5_entry *out, int max,
                    int *count);
+
+/* Collective.  The field at `target` ("FILE:/PATH"; soft links inside the
+ * file followed, as a read follows them) into *e.  Errors: those of
+ * lattio_h5_list, ERR_HDF5_NOT_FOUND, ERR_HDF5_LAYOUT (the object is not a
+ * lattice field), ERR_HDF5_LINK (an external or user-defined link). */
+int lattio_h5_find(MPI_Comm comm, const char *target, int nd, lattio_h5_entry *e);
 
 /* Local.  1 when the file at path starts with the HDF5 signature (at 0,
  * 512, 1024, ...), 0 when not or unreadable. */

@@ -43,6 +43,13 @@ int lattio_h5_open_fail(void);
  * a bare FILE holds "/lattice". */
 int lattio_h5_split(const char *target, char **file, char **object);
 
+/* Return ERR_HDF5_DAMAGED with "PATH: what" as the detail (HDF5's own
+ * error stack cleared). */
+int lattio_h5_damaged(const char *path, const char *what);
+/* Collective.  The lowest of the ranks' statuses (ERR_MPI when the
+ * reduction fails). */
+int lattio_h5_agree(MPI_Comm comm, int rc);
+
 /* File access: MPI-IO on comm with the hints (striping, collective
  * buffering) lattio opened its own handle with, collective metadata
  * operations and writes, alignment (0: none) of objects of at least 64 KiB. */
@@ -66,6 +73,42 @@ int lattio_h5_get_u32(hid_t obj, const char *name, uint32_t *v);
 int lattio_h5_get_i64(hid_t obj, const char *name, int64_t *v);
 int lattio_h5_get_bytes32(hid_t obj, const char *name, unsigned char *v);
 int lattio_h5_has_attr(hid_t obj, const char *name);
+
+/* --- h5_walk.c ------------------------------------------------------------ */
+
+/* lattio's limits on a file it walks (docs/format.md, "HDF5 files lattio
+ * refuses"): object paths (the size of lattio_h5_entry.path), group
+ * nesting, links in the whole walk, soft links taken for one target. */
+#define LATTIO_H5_PATH_MAX 256
+#define LATTIO_H5_MAX_DEPTH 32
+#define LATTIO_H5_MAX_LINKS 100000
+#define LATTIO_H5_MAX_SOFT 16
+#define LATTIO_H5_MAX_CHUNKS 16777216ULL /* chunks of one dataset */
+
+/* Local.  What the object at hard path `path` is for a reader of nd-D
+ * fields: LATTIO_OK (a field, described in *e), LATTIO_H5_NOT_FIELD (some
+ * other object), or why it cannot be read: ERR_HDF5_DAMAGED, _LAYOUT (a
+ * float type that is not IEEE, a Qlua group missing a direction),
+ * _ATTRIBUTE, _STORAGE, _FILTER, _LIMIT. */
+#define LATTIO_H5_NOT_FIELD 2
+int lattio_h5_examine(hid_t fid, const char *path, int nd, lattio_h5_entry *e);
+
+/* Called for every group and dataset reached by hard links, once each,
+ * in name order, parents first; returns LATTIO_OK, LATTIO_H5_SKIP (a
+ * group's links are not walked) or a status that ends the walk. */
+#define LATTIO_H5_SKIP 1
+typedef int (*lattio_h5_visit_fn)(hid_t fid, const char *path, H5O_type_t type, void *data);
+/* Local.  Walk the file from its root: every link's name checked (not
+ * empty, no NUL or '/', the path under LATTIO_H5_PATH_MAX) and every hard
+ * link's object opened before `fn` sees it; soft, external and
+ * user-defined links are not followed.  ERR_HDF5_DAMAGED (a link or object
+ * that cannot be read), ERR_HDF5_LIMIT, or fn's status. */
+int lattio_h5_walk(hid_t fid, lattio_h5_visit_fn fn, void *data);
+/* Local.  The hard path of the object `path` names into out[0 .. size):
+ * soft links inside the file followed (at most LATTIO_H5_MAX_SOFT);
+ * external and user-defined links are ERR_HDF5_LINK, a missing component
+ * ERR_HDF5_NOT_FOUND, a path too long ERR_HDF5_LIMIT. */
+int lattio_h5_resolve(hid_t fid, const char *path, char *out, size_t size);
 
 /* --- h5_types.c ----------------------------------------------------------- */
 

@@ -1,29 +1,221 @@
-/* h5_list.c -- the lattice fields an HDF5 file holds (lattio_h5_list):
- * datasets of reals or complex compounds with a lattice's dimensions, and
- * Qlua gauge groups (datasets "0".."3"), in name order. */
+/* h5_list.c -- what an HDF5 object is, judged without trusting the file
+ * (lattio_h5_examine), and the lattice fields a file holds
+ * (lattio_h5_list, lattio_h5_find): datasets of reals or complex
+ * compounds with a lattice's dimensions, and Qlua gauge groups (datasets
+ * "0".."3"), in name order.  An object that cannot be read, a field whose
+ * storage or filters lattio refuses, and a Qlua group with a direction or
+ * a checksum missing end the listing with its status: nothing damaged is
+ * skipped. */
 #include "h5_internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-typedef struct visit {
-    int nd, max, count, status;
-    lattio_h5_entry *out;
-    char group[256]; /* the last Qlua gauge group found: its datasets are not fields of their own */
-} visit;
+#define MAX_ATTRS 4096 /* attributes of one field's dataset */
 
-/* Describe dataset ds at `path` into e; 0 when it is not a lattice field. */
-static int entry_of(hid_t ds, const char *path, int nd, lattio_h5_entry *e)
+/* Every attribute of obj can be opened (a damaged attribute message makes
+ * a Qlua dataset look like a QDP++ one when skipped). */
+static int attributes_readable(hid_t obj, const char *path)
+{
+    H5O_info_t oi;
+    if (H5Oget_info2(obj, &oi, H5O_INFO_NUM_ATTRS) < 0) return lattio_h5_damaged(path, "attributes cannot be counted");
+    if (oi.num_attrs > MAX_ATTRS) {
+        lattio_detail_set("%s: %llu attributes, more than %d", path, (unsigned long long)oi.num_attrs, MAX_ATTRS);
+        return LATTIO_FAIL(LATTIO_ERR_HDF5_LIMIT, "attributes");
+    }
+    for (hsize_t i = 0; i < oi.num_attrs; i++) {
+        hid_t a = H5Aopen_by_idx(obj, ".", H5_INDEX_CRT_ORDER, H5_ITER_NATIVE, i, H5P_DEFAULT, H5P_DEFAULT);
+        if (a < 0) a = H5Aopen_by_idx(obj, ".", H5_INDEX_NAME, H5_ITER_NATIVE, i, H5P_DEFAULT, H5P_DEFAULT);
+        if (a < 0) return lattio_h5_damaged(path, "an attribute cannot be read");
+        hid_t t = H5Aget_type(a), s = H5Aget_space(a);
+        const int ok = t >= 0 && s >= 0;
+        if (t >= 0) H5Tclose(t);
+        if (s >= 0) H5Sclose(s);
+        H5Aclose(a);
+        if (!ok) return lattio_h5_damaged(path, "an attribute's type or shape cannot be read");
+    }
+    H5Eclear2(H5E_DEFAULT);
+    return LATTIO_OK;
+}
+
+/* Whether type t is made of floats only (a float, an r,i compound of
+ * floats, arrays of these): a candidate field type, which must then be
+ * one lattio reads; anything else (integers, strings, records) is not a
+ * field.  < 0: the type cannot be read. */
+static int float_based(hid_t t, int depth)
+{
+    switch (H5Tget_class(t)) {
+    case H5T_FLOAT:
+        return 1;
+    case H5T_COMPOUND: {
+        const int n = H5Tget_nmembers(t);
+        if (n < 0) return -1;
+        int all = n == 2;
+        for (int i = 0; i < n && all > 0; i++) {
+            hid_t m = H5Tget_member_type(t, (unsigned)i);
+            all = m < 0 ? -1 : H5Tget_class(m) == H5T_FLOAT;
+            if (m >= 0) H5Tclose(m);
+        }
+        return all;
+    }
+    case H5T_ARRAY: {
+        if (depth >= 4) return 0;
+        hid_t b = H5Tget_super(t);
+        const int r = b < 0 ? -1 : float_based(b, depth + 1);
+        if (b >= 0) H5Tclose(b);
+        return r;
+    }
+    case H5T_NO_CLASS:
+        return -1;
+    default:
+        return 0;
+    }
+}
+
+/* --- storage ------------------------------------------------------------------ */
+
+/* The dataset's bytes exist, inside the file, in storage lattio reads:
+ * no external raw files (a FIFO or device among them would block), no
+ * virtual dataset, every filter available, every chunk written, and its
+ * dimensions times its type size no more than what is stored (a damaged
+ * dataspace would otherwise ask for terabytes). */
+static int storage_refused(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int storage_refused(const char *path, const char *fmt, ...)
+{
+    char what[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    lattio_detail_set("%s: %s", path, what);
+    H5Eclear2(H5E_DEFAULT);
+    return LATTIO_FAIL(LATTIO_ERR_HDF5_STORAGE, "storage");
+}
+
+static int filters_available(hid_t dcpl, const char *path)
+{
+    const int n = H5Pget_nfilters(dcpl);
+    if (n < 0) return lattio_h5_damaged(path, "filter pipeline cannot be read");
+    for (int i = 0; i < n; i++) {
+        unsigned flags = 0, config = 0;
+        size_t nvalues = 0;
+        char name[64] = "";
+        const H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &nvalues, NULL, sizeof name, name, &config);
+        if (id < 0) return lattio_h5_damaged(path, "filter pipeline cannot be read");
+        if (H5Zfilter_avail(id) <= 0 || !(config & H5Z_FILTER_CONFIG_DECODE_ENABLED)) {
+            char clean[64];
+            size_t k = 0;
+            for (const char *c = name; *c && k + 1 < sizeof clean; c++) clean[k++] = *c >= 32 && *c < 127 ? *c : '?';
+            clean[k] = '\0';
+            lattio_detail_set("%s: filter %d%s%s%s is not available to this HDF5 library", path, (int)id,
+                              k ? " (" : "", clean, k ? ")" : "");
+            H5Eclear2(H5E_DEFAULT);
+            return LATTIO_FAIL(LATTIO_ERR_HDF5_FILTER, "filter unavailable");
+        }
+    }
+    return LATTIO_OK;
+}
+
+/* Chunked: every chunk written and inside the file. */
+static int chunks_whole(hid_t ds, hid_t dcpl, const char *path, const hsize_t *dims, int rank, hsize_t eof)
+{
+    hsize_t cdims[H5S_MAX_RANK], want = 1, have = 0;
+    if (H5Pget_chunk(dcpl, rank, cdims) != rank) return lattio_h5_damaged(path, "chunk shape cannot be read");
+    for (int i = 0; i < rank; i++) {
+        if (cdims[i] == 0) return lattio_h5_damaged(path, "a chunk dimension is 0");
+        const hsize_t k = (dims[i] + cdims[i] - 1) / cdims[i];
+        if (want > (hsize_t)LATTIO_H5_MAX_CHUNKS / k)
+            return storage_refused(path, "more than %llu chunks", LATTIO_H5_MAX_CHUNKS);
+        want *= k;
+    }
+    hid_t space = H5Dget_space(ds);
+    int rc = space >= 0 && H5Dget_num_chunks(ds, space, &have) >= 0 ? LATTIO_OK
+                                                                  : lattio_h5_damaged(path, "chunk index cannot be read");
+    if (rc == LATTIO_OK && have != want)
+        rc = storage_refused(path, "%llu of its %llu chunks written", (unsigned long long)have, (unsigned long long)want);
+    for (hsize_t i = 0; i < have && rc == LATTIO_OK; i++) {
+        hsize_t off[H5S_MAX_RANK];
+        unsigned mask = 0;
+        haddr_t addr = HADDR_UNDEF;
+        hsize_t size = 0;
+        if (H5Dget_chunk_info(ds, space, i, off, &mask, &addr, &size) < 0)
+            rc = lattio_h5_damaged(path, "chunk index cannot be read");
+        else if (addr == HADDR_UNDEF || size == 0 || addr > eof || size > eof - addr)
+            rc = storage_refused(path, "chunk %llu lies outside the file (at byte %llu)", (unsigned long long)i,
+                                 (unsigned long long)addr);
+    }
+    if (space >= 0) H5Sclose(space);
+    return rc;
+}
+
+static int check_storage(hid_t fid, hid_t ds, const char *path, size_t type_size, const hsize_t *dims, int rank)
+{
+    hsize_t eof = 0;
+    if (H5Fget_filesize(fid, &eof) < 0) return lattio_h5_damaged(path, "file size unknown");
+    uint64_t bytes = type_size;
+    for (int i = 0; i < rank; i++) {
+        if (dims[i] && bytes > UINT64_MAX / dims[i]) return storage_refused(path, "dimensions beyond 2^64 bytes");
+        bytes *= dims[i];
+    }
+    hid_t dcpl = H5Dget_create_plist(ds);
+    if (dcpl < 0) return lattio_h5_damaged(path, "creation properties cannot be read");
+    const H5D_layout_t layout = H5Pget_layout(dcpl);
+    const int external = H5Pget_external_count(dcpl);
+    int rc = layout == H5D_LAYOUT_ERROR || external < 0 ? lattio_h5_damaged(path, "storage layout cannot be read")
+                                                        : LATTIO_OK;
+    if (rc == LATTIO_OK && external > 0)
+        rc = storage_refused(path, "raw data in %d external file(s); lattio reads data inside the file only",
+                             external);
+    if (rc == LATTIO_OK && layout != H5D_CONTIGUOUS && layout != H5D_CHUNKED && layout != H5D_COMPACT)
+        rc = storage_refused(path, "a virtual dataset (layout %d); lattio reads data inside the file only",
+                             (int)layout);
+    if (rc == LATTIO_OK) rc = filters_available(dcpl, path);
+    H5D_space_status_t st = H5D_SPACE_STATUS_ERROR;
+    if (rc == LATTIO_OK && H5Dget_space_status(ds, &st) < 0) rc = lattio_h5_damaged(path, "storage cannot be read");
+    /* (a compressed chunked dataset is "partly allocated": its chunks are counted instead) */
+    if (rc == LATTIO_OK && st != H5D_SPACE_STATUS_ALLOCATED && layout == H5D_CONTIGUOUS)
+        rc = storage_refused(path, "never written in full (no storage for %llu bytes)",
+                             (unsigned long long)bytes);
+    if (rc == LATTIO_OK && layout == H5D_CHUNKED) rc = chunks_whole(ds, dcpl, path, dims, rank, eof);
+    if (rc == LATTIO_OK && layout != H5D_CHUNKED) {
+        const hsize_t stored = H5Dget_storage_size(ds);
+        const haddr_t at = layout == H5D_CONTIGUOUS ? H5Dget_offset(ds) : 0;
+        if (stored != bytes) rc = storage_refused(path, "stores %llu bytes, its dimensions need %llu",
+                                                  (unsigned long long)stored, (unsigned long long)bytes);
+        else if (layout == H5D_CONTIGUOUS && (at == HADDR_UNDEF || at > eof || bytes > eof - at))
+            rc = storage_refused(path, "its %llu bytes at byte %llu lie beyond the end of the file",
+                                 (unsigned long long)bytes, (unsigned long long)at);
+    }
+    H5Pclose(dcpl);
+    H5Eclear2(H5E_DEFAULT);
+    return rc;
+}
+
+/* Describe dataset ds at `path` as a field of nd lattice dimensions into
+ * e: LATTIO_OK, LATTIO_H5_NOT_FIELD, or the status of what is wrong. */
+static int examine_dataset(hid_t fid, hid_t ds, const char *path, int nd, lattio_h5_entry *e)
 {
     memset(e, 0, sizeof *e);
     hid_t sp = H5Dget_space(ds), t = H5Dget_type(ds);
     hsize_t dims[H5S_MAX_RANK];
     const int rank = sp < 0 ? -1 : H5Sget_simple_extent_dims(sp, dims, NULL);
+    const int fb = t < 0 ? -1 : float_based(t, 0);
+    int rc = rank < 0 || fb < 0 ? lattio_h5_damaged(path, "dataset's shape or type cannot be read") : LATTIO_OK;
+    if (rc == LATTIO_OK && (!fb || rank < nd)) rc = LATTIO_H5_NOT_FIELD;
+    for (int i = 0; i < rank && rc == LATTIO_OK; i++)
+        if (dims[i] == 0) rc = LATTIO_H5_NOT_FIELD;
     uint64_t reals = 0;
-    int fmt = 0, ok = rank >= nd && t >= 0 && lattio_h5_type_reals(t, &reals, &fmt) == LATTIO_OK;
-    for (int i = 0; i < rank && ok; i++) ok = dims[i] > 0;
-    if (ok) {
-        ok = snprintf(e->path, sizeof e->path, "%s", path) < (int)sizeof e->path;
+    int fmt = 0;
+    if (rc == LATTIO_OK && lattio_h5_type_reals(t, &reals, &fmt) != LATTIO_OK) {
+        lattio_detail_set("%s: %s", path, lattio_detail_peek()[0] ? lattio_detail_peek() : "element type");
+        rc = LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "element type");
+    }
+    if (rc == LATTIO_OK) rc = attributes_readable(ds, path);
+    if (rc == LATTIO_OK) rc = check_storage(fid, ds, path, H5Tget_size(t), dims, rank);
+    if (rc == LATTIO_OK && snprintf(e->path, sizeof e->path, "%s", path) >= (int)sizeof e->path)
+        rc = LATTIO_FAIL(LATTIO_ERR_HDF5_LIMIT, "path length");
+    if (rc == LATTIO_OK) {
         e->layout = lattio_h5_has_attr(ds, ".kind") || lattio_h5_has_attr(ds, ".sha256") ? LATTIO_H5_QLUA : LATTIO_H5_QDP;
         e->nd = nd;
         for (int i = 0; i < nd; i++) /* x fastest */
@@ -35,68 +227,121 @@ static int entry_of(hid_t ds, const char *path, int nd, lattio_h5_entry *e)
         e->gauge = nd == 4 && reals == 72;
         e->checksum = lattio_h5_has_attr(ds, "suma") ? 1 : lattio_h5_has_attr(ds, ".sha256") ? 2 : 0;
     }
+    if (rc == LATTIO_OK && e->checksum == 2) { /* a .sha256 must be one lattio can compare */
+        unsigned char sum[32];
+        rc = lattio_h5_get_bytes32(ds, ".sha256", sum);
+    }
     H5Eclear2(H5E_DEFAULT);
     if (t >= 0) H5Tclose(t);
     if (sp >= 0) H5Sclose(sp);
-    return ok;
+    return rc;
 }
 
-static void add(visit *v, const lattio_h5_entry *e)
+static int examine_path(hid_t fid, const char *path, int nd, lattio_h5_entry *e)
 {
-    if (v->count < v->max) v->out[v->count] = *e;
-    v->count++;
+    hid_t ds = H5Dopen2(fid, path, H5P_DEFAULT);
+    if (ds < 0) return lattio_h5_damaged(path, "dataset cannot be opened");
+    const int rc = examine_dataset(fid, ds, path, nd, e);
+    H5Dclose(ds);
+    return rc;
 }
 
-/* A group of datasets "0".."nd-1" of colour matrices: a Qlua gauge field. */
-static int gauge_group(hid_t fid, const char *path, int nd, lattio_h5_entry *e)
+/* Group `path` holds Qlua marks (.kind or .sha256) on a dataset "0".."nd-1":
+ * a Qlua gauge field, which must then be whole. */
+static int qlua_marked(hid_t fid, const char *path, int nd)
 {
-    lattio_h5_entry d[LATTIO_MAX_DIMS];
     for (int mu = 0; mu < nd; mu++) {
-        char name[sizeof e->path + 16];
-        if (snprintf(name, sizeof name, "%s/%d", path, mu) >= (int)sizeof name) return 0;
-        if (H5Lexists(fid, name, H5P_DEFAULT) <= 0) return 0;
-        hid_t ds = H5Dopen2(fid, name, H5P_DEFAULT);
-        const int ok = ds >= 0 && entry_of(ds, name, nd, &d[mu]) && d[mu].layout == LATTIO_H5_QLUA &&
-                       d[mu].elements == 18 && (mu == 0 || memcmp(d[mu].dims, d[0].dims, sizeof d[0].dims) == 0);
-        if (ds >= 0) H5Dclose(ds);
+        char name[LATTIO_H5_PATH_MAX + 16];
+        snprintf(name, sizeof name, "%s/%d", path, mu);
+        if (H5Lexists(fid, name, H5P_DEFAULT) <= 0) continue;
+        hid_t o = H5Oopen(fid, name, H5P_DEFAULT);
+        const int marked = o >= 0 && H5Iget_type(o) == H5I_DATASET &&
+                           (lattio_h5_has_attr(o, ".kind") || lattio_h5_has_attr(o, ".sha256"));
+        if (o >= 0) H5Oclose(o);
         H5Eclear2(H5E_DEFAULT);
-        if (!ok) return 0;
+        if (marked) return 1;
     }
-    *e = d[0];
-    if (snprintf(e->path, sizeof e->path, "%s", path) >= (int)sizeof e->path) return 0;
-    e->elements = 18 * (uint64_t)nd;
-    e->gauge = nd == 4;
-    return 1;
-}
-
-static herr_t each(hid_t fid, const char *name, const H5O_info_t *info, void *data)
-{
-    visit *v = data;
-    char path[sizeof v->group - 16];
-    if (snprintf(path, sizeof path, "/%s", strcmp(name, ".") == 0 ? "" : name) >= (int)sizeof path)
-        return 0; /* a path too long to report */
-    lattio_h5_entry e;
-    if (info->type == H5O_TYPE_GROUP && strcmp(name, ".") != 0 && gauge_group(fid, path, v->nd, &e)) {
-        add(v, &e);
-        snprintf(v->group, sizeof v->group, "%s/", path);
-    } else if (info->type == H5O_TYPE_DATASET) {
-        if (v->group[0] && strncmp(path, v->group, strlen(v->group)) == 0) return 0;
-        hid_t ds = H5Dopen2(fid, path, H5P_DEFAULT);
-        if (ds >= 0 && entry_of(ds, path, v->nd, &e)) add(v, &e);
-        if (ds >= 0) H5Dclose(ds);
-    }
-    H5Eclear2(H5E_DEFAULT);
     return 0;
 }
 
-int lattio_h5_list(MPI_Comm comm, const char *path, int nd, lattio_h5_entry *out, int max, int *count)
+static int qlua_missing(const char *path, int mu, const char *what)
 {
-    RETURN_IF(!path || !count || (max > 0 && !out) || nd < 0 || nd > LATTIO_MAX_DIMS, LATTIO_ERR_ARG);
-    *count = 0;
+    lattio_detail_set("Qlua gauge group %s: direction %d %s", path, mu, what);
+    return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "Qlua group");
+}
+
+/* A Qlua gauge group, all or nothing: every direction "0".."nd-1" a Qlua
+ * dataset of colour matrices, of one type and one shape, and either every
+ * one or none with a .sha256. */
+static int examine_group(hid_t fid, const char *path, int nd, lattio_h5_entry *e)
+{
+    if (!qlua_marked(fid, path, nd)) return LATTIO_H5_NOT_FIELD;
+    lattio_h5_entry d[LATTIO_MAX_DIMS];
+    for (int mu = 0; mu < nd; mu++) {
+        char name[LATTIO_H5_PATH_MAX + 16];
+        snprintf(name, sizeof name, "%s/%d", path, mu);
+        if (strlen(name) >= LATTIO_H5_PATH_MAX) return LATTIO_FAIL(LATTIO_ERR_HDF5_LIMIT, "path length");
+        if (H5Lexists(fid, name, H5P_DEFAULT) <= 0) {
+            H5Eclear2(H5E_DEFAULT);
+            return qlua_missing(path, mu, "is missing");
+        }
+        const int rc = examine_path(fid, name, nd, &d[mu]);
+        if (rc == LATTIO_H5_NOT_FIELD || (rc == LATTIO_OK && d[mu].layout != LATTIO_H5_QLUA))
+            return qlua_missing(path, mu, "is not a Qlua colour-matrix dataset");
+        RETURN_IF_ERROR(rc);
+        if (d[mu].elements != 18) return qlua_missing(path, mu, "does not hold 3x3 complex matrices");
+        if (mu > 0 && (memcmp(d[mu].dims, d[0].dims, sizeof d[0].dims) != 0 || d[mu].precision != d[0].precision ||
+                       d[mu].big_endian != d[0].big_endian))
+            return qlua_missing(path, mu, "differs from direction 0 in shape or type");
+        if (mu > 0 && (d[mu].checksum == 2) != (d[0].checksum == 2)) {
+            lattio_detail_set("Qlua gauge group %s: .sha256 on some directions only (0: %s, %d: %s)", path,
+                              d[0].checksum == 2 ? "present" : "missing", mu, d[mu].checksum == 2 ? "present" : "missing");
+            return LATTIO_FAIL(LATTIO_ERR_HDF5_ATTRIBUTE, "Qlua group checksums");
+        }
+    }
+    *e = d[0];
+    snprintf(e->path, sizeof e->path, "%s", path);
+    e->elements = 18 * (uint64_t)nd;
+    e->gauge = nd == 4;
+    return LATTIO_OK;
+}
+
+int lattio_h5_examine(hid_t fid, const char *path, int nd, lattio_h5_entry *e)
+{
+    H5O_info_t oi;
+    if (H5Oget_info_by_name2(fid, path, &oi, H5O_INFO_BASIC, H5P_DEFAULT) < 0)
+        return lattio_h5_damaged(path, "object cannot be opened");
+    if (oi.type == H5O_TYPE_GROUP) return examine_group(fid, path, nd, e);
+    if (oi.type == H5O_TYPE_DATASET) return examine_path(fid, path, nd, e);
+    return LATTIO_H5_NOT_FIELD;
+}
+
+/* --- the listing ----------------------------------------------------------- */
+
+typedef struct listing {
+    int nd, max, count;
+    lattio_h5_entry *out;
+} listing;
+
+static int each(hid_t fid, const char *path, H5O_type_t type, void *data)
+{
+    listing *v = data;
+    lattio_h5_entry e;
+    const int rc = type == H5O_TYPE_GROUP ? examine_group(fid, path, v->nd, &e) : examine_path(fid, path, v->nd, &e);
+    if (rc == LATTIO_H5_NOT_FIELD) return LATTIO_OK;
+    RETURN_IF_ERROR(rc);
+    if (v->count < v->max) v->out[v->count] = e;
+    v->count++;
+    return type == H5O_TYPE_GROUP ? LATTIO_H5_SKIP : LATTIO_OK; /* a gauge group's datasets are its own */
+}
+
+/* Collective: open `path` read-only on comm (HDF5 files only), run
+ * fn(fid, data) on every rank, close; every rank gets the lowest status. */
+static int with_file(MPI_Comm comm, const char *path, int (*fn)(hid_t, void *), void *data)
+{
     lattio_detail_clear();
     lattio_h5_quiet q;
     lattio_h5_quiet_begin(&q);
-    visit v = {.nd = nd ? nd : 4, .max = max, .out = out};
     int rank = 0, sig = 0;
     MPI_Comm_rank(comm, &rank);
     if (rank == 0) sig = lattio_h5_is_hdf5(path);
@@ -105,12 +350,53 @@ int lattio_h5_list(MPI_Comm comm, const char *path, int nd, lattio_h5_entry *out
     hid_t fapl = rc == LATTIO_OK ? lattio_h5_fapl(comm, MPI_INFO_NULL, 0) : -1;
     hid_t fid = fapl >= 0 ? lattio_h5_fopen(path, H5F_ACC_RDONLY, fapl) : -1;
     if (rc == LATTIO_OK && fid < 0) rc = lattio_h5_open_fail();
-    if (rc == LATTIO_OK) rc = H5_CHECK(H5Ovisit2(fid, H5_INDEX_NAME, H5_ITER_INC, each, &v, H5O_INFO_BASIC), "visit");
-    if (fid >= 0) H5Fclose(fid);
+    if (rc == LATTIO_OK) rc = fn(fid, data);
+    if (fid >= 0 && H5Fclose(fid) < 0 && rc == LATTIO_OK) rc = lattio_h5_fail(LATTIO_ERR_HDF5, "close");
     if (fapl >= 0) H5Pclose(fapl);
+    H5Eclear2(H5E_DEFAULT);
     lattio_h5_quiet_end(&q);
+    return lattio_h5_agree(comm, rc);
+}
+
+static int list_fields(hid_t fid, void *data) { return lattio_h5_walk(fid, each, data); }
+
+int lattio_h5_list(MPI_Comm comm, const char *path, int nd, lattio_h5_entry *out, int max, int *count)
+{
+    RETURN_IF(!path || !count || (max > 0 && !out) || nd < 0 || nd > LATTIO_MAX_DIMS, LATTIO_ERR_ARG);
+    *count = 0;
+    listing v = {.nd = nd ? nd : 4, .max = max, .out = out};
+    const int rc = with_file(comm, path, list_fields, &v);
     *count = v.count;
-    int all = rc;
-    MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm);
-    return all;
+    return rc;
+}
+
+typedef struct finding {
+    const char *object;
+    int nd;
+    lattio_h5_entry *e;
+} finding;
+
+static int find_field(hid_t fid, void *data)
+{
+    finding *f = data;
+    char hard[LATTIO_H5_PATH_MAX];
+    RETURN_IF_ERROR(lattio_h5_resolve(fid, f->object, hard, sizeof hard));
+    const int rc = lattio_h5_examine(fid, hard, f->nd, f->e);
+    if (rc != LATTIO_H5_NOT_FIELD) return rc;
+    lattio_detail_set("%s is not a lattice field (a dataset of reals or complex numbers with %d lattice dimensions, "
+                      "or a Qlua gauge group)", hard, f->nd);
+    return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "not a field");
+}
+
+int lattio_h5_find(MPI_Comm comm, const char *target, int nd, lattio_h5_entry *e)
+{
+    RETURN_IF(!target || !e || nd < 0 || nd > LATTIO_MAX_DIMS, LATTIO_ERR_ARG);
+    memset(e, 0, sizeof *e);
+    char *file = NULL, *object = NULL;
+    RETURN_IF_ERROR(lattio_h5_split(target, &file, &object));
+    finding f = {object, nd ? nd : 4, e};
+    const int rc = with_file(comm, file, find_field, &f);
+    lattio_free(file);
+    lattio_free(object);
+    return rc;
 }

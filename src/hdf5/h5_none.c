@@ -21,3 +21,8 @@ int lattio_h5_list(MPI_Comm comm, const char *path, int nd, lattio_h5_entry *out
     if (count) *count = 0;
     return LATTIO_FAIL(LATTIO_ERR_HDF5_UNAVAILABLE, "built without HDF5");
 }
+
+int lattio_h5_find(MPI_Comm comm, const char *target, int nd, lattio_h5_entry *e)
+{
+    return LATTIO_FAIL(LATTIO_ERR_HDF5_UNAVAILABLE, "built without HDF5");
+}

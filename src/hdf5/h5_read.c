@@ -76,30 +76,24 @@ static int storage(h5r *r, hid_t ds, uint64_t *offset, int *raw)
     return LATTIO_OK;
 }
 
-/* Collective: open the object and decide the layout. */
+/* Collective: find the object (soft links inside the file followed),
+ * judge it as the listing does (damage, storage, filters, a Qlua group
+ * whole) and take its layout. */
 static int detect(h5r *r)
 {
-    r->obj = H5Oopen(r->fid, r->object, H5P_DEFAULT);
-    if (r->obj < 0) return lattio_h5_fail(LATTIO_ERR_HDF5_NOT_FOUND, r->object);
-    const H5I_type_t kind = H5Iget_type(r->obj);
-    if (kind == H5I_GROUP) {
-        r->group = 1;
-        r->layout = LATTIO_H5_QLUA;
-        for (int mu = 0; mu < r->l->ndims; mu++) {
-            char name[12];
-            snprintf(name, sizeof name, "%d", mu);
-            if (H5Lexists(r->obj, name, H5P_DEFAULT) <= 0) {
-                lattio_detail_set("group %s is not a Qlua gauge field: no dataset '%s'", r->object, name);
-                return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "group");
-            }
-        }
-    } else if (kind == H5I_DATASET) {
-        r->layout = lattio_h5_has_attr(r->obj, ".kind") || lattio_h5_has_attr(r->obj, ".sha256") ? LATTIO_H5_QLUA
-                                                                                                 : LATTIO_H5_QDP;
-    } else {
-        lattio_detail_set("%s is neither a dataset nor a group", r->object);
-        return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "object type");
+    char hard[LATTIO_H5_PATH_MAX];
+    lattio_h5_entry e;
+    RETURN_IF_ERROR(lattio_h5_resolve(r->fid, r->object, hard, sizeof hard));
+    const int rc = lattio_h5_examine(r->fid, hard, r->l->ndims, &e);
+    if (rc == LATTIO_H5_NOT_FIELD) {
+        lattio_detail_set("%s is not a lattice field of %d dimensions", hard, r->l->ndims);
+        return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "not a field");
     }
+    RETURN_IF_ERROR(rc);
+    r->obj = H5Oopen(r->fid, hard, H5P_DEFAULT);
+    if (r->obj < 0) return lattio_h5_damaged(hard, "object cannot be opened");
+    r->group = H5Iget_type(r->obj) == H5I_GROUP;
+    r->layout = e.layout;
     if (r->o->layout != LATTIO_H5_AUTO && r->o->layout != r->layout) {
         lattio_detail_set("%s is in the %s layout, not the one asked for", r->object,
                           r->layout == LATTIO_H5_QLUA ? "Qlua" : "QDP++");

@@ -57,6 +57,20 @@ int lattio_h5_fail(int status, const char *what)
     return LATTIO_FAIL(status, what);
 }
 
+int lattio_h5_damaged(const char *path, const char *what)
+{
+    lattio_detail_set("%s: %s", path && path[0] ? path : "/", what);
+    H5Eclear2(H5E_DEFAULT);
+    return LATTIO_FAIL(LATTIO_ERR_HDF5_DAMAGED, what);
+}
+
+int lattio_h5_agree(MPI_Comm comm, int rc)
+{
+    int all = rc;
+    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return LATTIO_FAIL(LATTIO_ERR_MPI, "agree");
+    return all;
+}
+
 int lattio_h5_open_fail(void)
 {
     const int rc = lattio_h5_fail(LATTIO_ERR_HDF5, "H5Fopen");
