@@ -1627,8 +1627,10 @@ int lattio_h5_list(MPI_Comm comm, const char *path, int nd, lattio_h5_entry *out
  * lattice field), ERR_HDF5_LINK (an external or user-defined link). */
 int lattio_h5_find(MPI_Comm comm, const char *target, int nd, lattio_h5_entry *e);
 
-/* Local.  1 when the file at path starts with the HDF5 signature (at 0,
- * 512, 1024, ...), 0 when not or unreadable. */
+/* Local.  1 when the file at path is HDF5: the signature at 0, or at 512,
+ * 1024, ... after a user block with the superblock's base address at its
+ * own position; 0 when not (a file starting with LIME's magic never is)
+ * or unreadable. */
 int lattio_h5_is_hdf5(const char *path);
 
 /* Collective on `comm`.  Plaquette, link trace and unitarity of a 4-D SU(3)

@@ -33,7 +33,7 @@ void lattio_h5_call_end(lattio_h5_call *c);
  * lattio_last_detail ("what: message"). */
 int lattio_h5_fail(int status, const char *what);
 /* H5Fopen failed: ERR_TRUNCATED_PAYLOAD when HDF5 says the file ends
- * before its stored end, else ERR_HDF5. */
+ * before its stored end, else ERR_HDF5_DAMAGED. */
 int lattio_h5_open_fail(void);
 /* `id` < 0 (an HDF5 call failed): lattio_h5_fail(ERR_HDF5, what). */
 #define H5_CHECK(id, what) ((id) < 0 ? lattio_h5_fail(LATTIO_ERR_HDF5, (what)) : LATTIO_OK)
@@ -109,6 +109,22 @@ int lattio_h5_walk(hid_t fid, lattio_h5_visit_fn fn, void *data);
  * external and user-defined links are ERR_HDF5_LINK, a missing component
  * ERR_HDF5_NOT_FOUND, a path too long ERR_HDF5_LIMIT. */
 int lattio_h5_resolve(hid_t fid, const char *path, char *out, size_t size);
+
+/* --- h5_guard.c ----------------------------------------------------------- */
+
+typedef int (*lattio_h5_file_fn)(hid_t fid, void *data);
+/* Local.  Run fn on the file at path, opened read-only on HDF5's serial
+ * driver, in a forked child: its status and detail, or ERR_HDF5_DAMAGED
+ * when HDF5 crashed or did not finish in time (so this process never makes
+ * that call); LATTIO_OK at once when LATTIO_H5_GUARD=0. */
+int lattio_h5_guarded(const char *path, lattio_h5_file_fn fn, void *data);
+
+/* --- h5_list.c (beside lattio_h5_examine above) ----------------------------- */
+
+/* Local.  The guarded first pass before a file is used: the whole listing
+ * of nd-D fields (appends, listings), or the field at `object` (reads). */
+int lattio_h5_guard_file(const char *path, int nd);
+int lattio_h5_guard_target(const char *path, const char *object, int nd);
 
 /* --- h5_types.c ----------------------------------------------------------- */
 

@@ -208,7 +208,10 @@ static int examine_dataset(hid_t fid, hid_t ds, const char *path, int nd, lattio
     uint64_t reals = 0;
     int fmt = 0;
     if (rc == LATTIO_OK && lattio_h5_type_reals(t, &reals, &fmt) != LATTIO_OK) {
-        lattio_detail_set("%s: %s", path, lattio_detail_peek()[0] ? lattio_detail_peek() : "element type");
+        char why[300];
+        snprintf(why, sizeof why, "%s", lattio_detail_peek());
+        lattio_detail_set("%s: element type not one lattio reads (IEEE binary32/64 floats, r,i or re,im compounds "
+                          "of them, arrays of these)%s%s", path, why[0] ? ": " : "", why);
         rc = LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "element type");
     }
     if (rc == LATTIO_OK) rc = attributes_readable(ds, path);
@@ -335,18 +338,25 @@ static int each(hid_t fid, const char *path, H5O_type_t type, void *data)
     return type == H5O_TYPE_GROUP ? LATTIO_H5_SKIP : LATTIO_OK; /* a gauge group's datasets are its own */
 }
 
-/* Collective: open `path` read-only on comm (HDF5 files only), run
- * fn(fid, data) on every rank, close; every rank gets the lowest status. */
-static int with_file(MPI_Comm comm, const char *path, int (*fn)(hid_t, void *), void *data)
+/* Rank 0's first look: HDF5 at all, then fn in the guard's child. */
+static int first_pass(const char *path, lattio_h5_file_fn fn, void *data)
+{
+    if (!lattio_h5_is_hdf5(path)) return LATTIO_FAIL(LATTIO_ERR_UNKNOWN_FORMAT, "not HDF5");
+    return lattio_h5_guarded(path, fn, data);
+}
+
+/* Collective: the first pass on rank 0, then `path` opened read-only on
+ * comm and fn(fid, data) run on every rank; every rank gets the lowest
+ * status. */
+static int with_file(MPI_Comm comm, const char *path, lattio_h5_file_fn fn, void *data)
 {
     lattio_detail_clear();
     lattio_h5_quiet q;
     lattio_h5_quiet_begin(&q);
-    int rank = 0, sig = 0;
+    int rank = 0, rc = LATTIO_OK;
     MPI_Comm_rank(comm, &rank);
-    if (rank == 0) sig = lattio_h5_is_hdf5(path);
-    int rc = lattio_xfer_mpi(MPI_Bcast(&sig, 1, MPI_INT, 0, comm), "signature");
-    if (rc == LATTIO_OK && !sig) rc = LATTIO_FAIL(LATTIO_ERR_UNKNOWN_FORMAT, "not HDF5");
+    if (rank == 0) rc = first_pass(path, fn, data);
+    if (MPI_Bcast(&rc, 1, MPI_INT, 0, comm) != MPI_SUCCESS) rc = LATTIO_FAIL(LATTIO_ERR_MPI, "first pass");
     hid_t fapl = rc == LATTIO_OK ? lattio_h5_fapl(comm, MPI_INFO_NULL, 0) : -1;
     hid_t fid = fapl >= 0 ? lattio_h5_fopen(path, H5F_ACC_RDONLY, fapl) : -1;
     if (rc == LATTIO_OK && fid < 0) rc = lattio_h5_open_fail();
@@ -386,6 +396,19 @@ static int find_field(hid_t fid, void *data)
     lattio_detail_set("%s is not a lattice field (a dataset of reals or complex numbers with %d lattice dimensions, "
                       "or a Qlua gauge group)", hard, f->nd);
     return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "not a field");
+}
+
+int lattio_h5_guard_file(const char *path, int nd)
+{
+    listing v = {.nd = nd ? nd : 4};
+    return lattio_h5_guarded(path, list_fields, &v);
+}
+
+int lattio_h5_guard_target(const char *path, const char *object, int nd)
+{
+    lattio_h5_entry e;
+    finding f = {object, nd ? nd : 4, &e};
+    return lattio_h5_guarded(path, find_field, &f);
 }
 
 int lattio_h5_find(MPI_Comm comm, const char *target, int nd, lattio_h5_entry *e)

@@ -261,10 +261,12 @@ int lattio_h5_read(MPI_Comm comm, const char *target, const lattio_field_desc *d
         r.comm = lattio_xfer_comm(r.f);
         int rank = 0;
         MPI_Comm_rank(r.comm, &rank);
-        int sig = rank == 0 ? lattio_h5_is_hdf5(file) : 1;
-        MPI_Bcast(&sig, 1, MPI_INT, 0, r.comm);
+        int first = LATTIO_OK; /* HDF5 at all, then the object examined in the guard's child */
+        if (rank == 0) first = lattio_h5_is_hdf5(file) ? lattio_h5_guard_target(file, r.object, l->ndims)
+                                                       : LATTIO_FAIL(LATTIO_ERR_UNKNOWN_FORMAT, "not HDF5");
+        if (MPI_Bcast(&first, 1, MPI_INT, 0, r.comm) != MPI_SUCCESS) first = LATTIO_FAIL(LATTIO_ERR_MPI, "first pass");
         lattio_xfer_call_begin(r.f, LATTIO_PHASE_SETUP);
-        rc = sig ? h5_read(&r, file, local, info, h5) : LATTIO_FAIL(LATTIO_ERR_UNKNOWN_FORMAT, "not HDF5");
+        rc = first == LATTIO_OK ? h5_read(&r, file, local, info, h5) : first;
         rc = lattio_xfer_call_end(r.f, rc, 0);
         const int crc = lattio_close(r.f);
         if (rc == LATTIO_OK) rc = crc;

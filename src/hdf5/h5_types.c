@@ -13,10 +13,18 @@ static int float_format(hid_t t, int *fmt)
     const H5T_order_t order = H5Tget_order(t);
     size_t spos, epos, esize, mpos, msize;
     if (H5Tget_fields(t, &spos, &epos, &esize, &mpos, &msize) < 0) return LATTIO_ERR_HDF5_LAYOUT;
-    const int ieee32 = size == 4 && spos == 31 && epos == 23 && esize == 8 && mpos == 0 && msize == 23;
-    const int ieee64 = size == 8 && spos == 63 && epos == 52 && esize == 11 && mpos == 0 && msize == 52;
-    if (!(ieee32 || ieee64) || (order != H5T_ORDER_LE && order != H5T_ORDER_BE)) {
-        lattio_detail_set("a float of %zu bytes that is not IEEE binary32/binary64", size);
+    /* IEEE 754: the field positions, the exponent bias, the implied leading
+     * mantissa bit, all bits used; a float HDF5 would convert (another bias,
+     * no implied bit) would be read as IEEE and give other numbers */
+    const int ieee32 = size == 4 && spos == 31 && epos == 23 && esize == 8 && mpos == 0 && msize == 23 &&
+                       H5Tget_ebias(t) == 127;
+    const int ieee64 = size == 8 && spos == 63 && epos == 52 && esize == 11 && mpos == 0 && msize == 52 &&
+                       H5Tget_ebias(t) == 1023;
+    const int exact = H5Tget_norm(t) == H5T_NORM_IMPLIED && H5Tget_offset(t) == 0 &&
+                      H5Tget_precision(t) == 8 * size;
+    if (!(ieee32 || ieee64) || !exact || (order != H5T_ORDER_LE && order != H5T_ORDER_BE)) {
+        lattio_detail_set("a float of %zu bytes that is not IEEE binary32/binary64 (bias %zu, %s mantissa bit)", size,
+                          H5Tget_ebias(t), H5Tget_norm(t) == H5T_NORM_IMPLIED ? "implied" : "no implied");
         return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "float type");
     }
     const int be = order == H5T_ORDER_BE;

@@ -73,7 +73,8 @@ int lattio_h5_agree(MPI_Comm comm, int rc)
 
 int lattio_h5_open_fail(void)
 {
-    const int rc = lattio_h5_fail(LATTIO_ERR_HDF5, "H5Fopen");
+    /* the file was readable (its signature was), so what HDF5 cannot open is damage */
+    const int rc = lattio_h5_fail(LATTIO_ERR_HDF5_DAMAGED, "H5Fopen");
     return strstr(lattio_detail_peek(), "truncated file") ? LATTIO_FAIL(LATTIO_ERR_TRUNCATED_PAYLOAD, "truncated")
                                                           : rc;
 }

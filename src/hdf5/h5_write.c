@@ -217,7 +217,8 @@ static int write_field(h5w *w, const void *local, lattio_field_write_info *out, 
 
 /* Collective.  Appending: rank 0 copies FILE into the temporary file and
  * tells the others whether there was one; a FILE that is not HDF5 is
- * ERR_UNKNOWN_FORMAT (it would be replaced, not added to). */
+ * ERR_UNKNOWN_FORMAT (it would be replaced, not added to), a damaged one
+ * the status a listing of it gives. */
 static int copy_for_append(h5w *w, const char *file, const char *disk, int *exists)
 {
     int rank = 0, rc = LATTIO_OK;
@@ -228,6 +229,9 @@ static int copy_for_append(h5w *w, const char *file, const char *disk, int *exis
         lattio_detail_set("append: %s exists and is not an HDF5 file", file);
         rc = LATTIO_FAIL(LATTIO_ERR_UNKNOWN_FORMAT, "append to a file that is not HDF5");
     }
+    /* the file appended to is judged as a reader would (guard, walk, every
+     * field examined): a damaged one is refused and stays as it was */
+    if (rank == 0 && rc == LATTIO_OK && *exists) rc = lattio_h5_guard_file(disk, w->l->ndims);
     RETURN_IF_ERROR(lattio_xfer_agree(w->f, rc));
     return lattio_xfer_agree(w->f, lattio_xfer_mpi(MPI_Bcast(exists, 1, MPI_INT, 0, w->comm), "append"));
 }

@@ -161,6 +161,30 @@ static int list_all(MPI_Comm comm, const char *file, lattio_h5_entry **list, int
     return rc;
 }
 
+/* Collective: the field at PATH of FILE (soft links inside the file
+ * followed) as a list of one, or every field of FILE when PATH is NULL. */
+static int list_some(MPI_Comm comm, const char *file, const char *path, lattio_h5_entry **list, int *count)
+{
+    if (!path) return list_all(comm, file, list, count);
+    *count = 0;
+    *list = malloc(sizeof **list);
+    char *target = malloc(strlen(file) + strlen(path) + 2);
+    int rc = *list && target ? LATTIO_OK : LATTIO_ERR_NOMEM;
+    if (MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) rc = LATTIO_ERR_MPI;
+    if (rc == LATTIO_OK) {
+        sprintf(target, "%s:%s", file, path);
+        rc = lattio_h5_find(comm, target, 4, *list);
+    }
+    free(target);
+    if (rc != LATTIO_OK) {
+        free(*list);
+        *list = NULL;
+        return rc;
+    }
+    *count = 1;
+    return LATTIO_OK;
+}
+
 int verify_h5(const char *arg, verify_report *rep, MPI_Comm comm, lattio_layout *gl, double **glocal)
 {
     verify_report_reset(rep, arg);
@@ -171,24 +195,18 @@ int verify_h5(const char *arg, verify_report *rep, MPI_Comm comm, lattio_layout 
     split(arg, file, sizeof file, &path);
     lattio_h5_entry *list = NULL;
     int count = 0;
-    const int rc = list_all(comm, file, &list, &count);
+    const int rc = list_some(comm, file, path, &list, &count);
     if (rc != LATTIO_OK) {
         note(rep, 1, "%s (%s)%s", lattio_strerror(rc), lattio_error_name(rc), detail());
         return 0;
     }
     rep->nrecords = (size_t)count;
-    int found = 0;
     for (int i = 0; i < count; i++) {
-        if (path && strcmp(path, list[i].path) != 0) continue;
-        found++;
         rep->h5_layout = list[i].layout;
         verify_entry(file, &list[i], i, rep, comm, gl, glocal);
     }
     free(list);
-    if (!found) {
-        note(rep, 1, "%s%s (ERR_HDF5_NOT_FOUND)", path ? "no lattice field at " : "no lattice field in the file",
-             path ? path : "");
-    }
+    if (!count) note(rep, 1, "no lattice field in the file (ERR_HDF5_NOT_FOUND)");
     return rep->nproblems == 0;
 }
 
@@ -205,7 +223,7 @@ static int list_file(const char *cmd, const char *arg, char *file, size_t size, 
 {
     split(arg, file, size, path);
     tool_mpi_ensure();
-    const int rc = list_all(MPI_COMM_SELF, file, list, count);
+    const int rc = list_some(MPI_COMM_SELF, file, *path, list, count);
     return rc == LATTIO_OK ? TOOL_OK : tool_status_error(cmd, arg, rc, "%s", detail());
 }
 
@@ -225,7 +243,6 @@ int h5_info(const char *arg, int json)
     }
     for (int i = 0, shown = 0; i < count; i++) {
         const lattio_h5_entry *e = &list[i];
-        if (path && strcmp(path, e->path) != 0) continue;
         if (json) {
             fputs(shown++ ? ",\n  {\"path\": " : "\n  {\"path\": ", stdout);
             tool_json_string(stdout, e->path);
