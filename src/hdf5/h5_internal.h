@@ -35,6 +35,11 @@ int lattio_h5_fail(int status, const char *what);
 /* H5Fopen failed: ERR_TRUNCATED_PAYLOAD when HDF5 says the file ends
  * before its stored end, else ERR_HDF5_DAMAGED. */
 int lattio_h5_open_fail(void);
+/* H5Dread failed: ERR_CHECKSUM (a checksum filter's mismatch),
+ * ERR_HDF5_FILTER (a filter failed: damaged compressed data), ERR_READ
+ * (the file could not be read), else ERR_HDF5_DAMAGED (addresses,
+ * indexes), by HDF5's innermost message. */
+int lattio_h5_read_fail(void);
 /* `id` < 0 (an HDF5 call failed): lattio_h5_fail(ERR_HDF5, what). */
 #define H5_CHECK(id, what) ((id) < 0 ? lattio_h5_fail(LATTIO_ERR_HDF5, (what)) : LATTIO_OK)
 

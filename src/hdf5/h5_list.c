@@ -152,7 +152,10 @@ static int chunks_whole(hid_t ds, hid_t dcpl, const char *path, const hsize_t *d
 static int check_storage(hid_t fid, hid_t ds, const char *path, size_t type_size, const hsize_t *dims, int rank)
 {
     hsize_t eof = 0;
+    haddr_t eoa = HADDR_UNDEF;
     if (H5Fget_filesize(fid, &eof) < 0) return lattio_h5_damaged(path, "file size unknown");
+    if (H5Fget_eoa(fid, &eoa) >= 0 && eoa < eof) eof = eoa; /* HDF5 reads nothing beyond its end of allocation */
+    H5Eclear2(H5E_DEFAULT);
     uint64_t bytes = type_size;
     for (int i = 0; i < rank; i++) {
         if (dims[i] && bytes > UINT64_MAX / dims[i]) return storage_refused(path, "dimensions beyond 2^64 bytes");

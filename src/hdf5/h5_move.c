@@ -107,7 +107,7 @@ static int hdf5_rounds(lattio_h5_move *m, lattio_field_pipe *p, int writing)
         lattio_xfer_phase(m->f, LATTIO_PHASE_IO);
         /* every rank joins the collective transfer, failed or not */
         herr_t e = ms < 0 ? -1 : writing ? H5Dwrite(m->dset, type, ms, fs, dxpl, buf) : H5Dread(m->dset, type, ms, fs, dxpl, buf);
-        if (lrc == LATTIO_OK && e < 0) lrc = lattio_h5_fail(writing ? LATTIO_ERR_WRITE : LATTIO_ERR_READ, writing ? "H5Dwrite" : "H5Dread");
+        if (lrc == LATTIO_OK && e < 0) lrc = writing ? lattio_h5_fail(LATTIO_ERR_WRITE, "H5Dwrite") : lattio_h5_read_fail();
         if (ms >= 0) H5Sclose(ms);
         if (!writing && n && lrc == LATTIO_OK) lrc = p->s.drain(p->s.ctx, 0, first, n, buf);
         rc = lattio_xfer_agree(m->f, lrc);

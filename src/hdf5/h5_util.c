@@ -64,6 +64,16 @@ int lattio_h5_damaged(const char *path, const char *what)
     return LATTIO_FAIL(LATTIO_ERR_HDF5_DAMAGED, what);
 }
 
+int lattio_h5_read_fail(void)
+{
+    const int rc = lattio_h5_fail(LATTIO_ERR_HDF5_DAMAGED, "H5Dread");
+    const char *d = lattio_detail_peek(); /* HDF5's innermost message */
+    if (strstr(d, "Fletcher32") || strstr(d, "checksum")) return LATTIO_FAIL(LATTIO_ERR_CHECKSUM, "filter checksum");
+    if (strstr(d, "filter")) return LATTIO_FAIL(LATTIO_ERR_HDF5_FILTER, "filter");
+    if (strstr(d, "MPI_File") || strstr(d, "read failed")) return LATTIO_FAIL(LATTIO_ERR_READ, "H5Dread");
+    return rc;
+}
+
 int lattio_h5_agree(MPI_Comm comm, int rc)
 {
     int all = rc;
