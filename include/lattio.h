@@ -78,6 +78,7 @@ extern "C" {
     X(ERR_RENAME, -106, "renaming the temporary file into place failed")                \
     X(ERR_STAT, -107, "cannot query file size or file system")                    \
     X(ERR_SYNC_DIR, -108, "new file renamed into place, but syncing its directory failed") \
+    X(ERR_NOT_REGULAR, -109, "output exists and is not a regular file: not replaced")    \
     X(ERR_EOF, -110, "end of file: no more records")                                    \
     X(ERR_END_OF_RECORD, -111, "end of record payload")                                 \
     /* format */                                                                        \
@@ -200,10 +201,20 @@ typedef struct lattio_temp_info {
  * is freed with lattio_temp_list_free.  ERR_ARG, ERR_OPEN (directory), ERR_NOMEM. */
 int lattio_temp_list(const char *path, lattio_temp_info **list, size_t *count);
 void lattio_temp_list_free(lattio_temp_info *list, size_t count);
+/* Local.  lattio's one rule for outputs, kept by every writer of the
+ * library, the command and Python: `path` may be replaced when it does not
+ * exist or is a regular file; a directory, symbolic link, device, FIFO or
+ * socket is ERR_NOT_REGULAR (what it is in lattio_last_detail). */
+int lattio_output_check(const char *path);
 /* Local.  Create a fresh temporary file beside `path` under such a name
  * (exclusively, mode 0666 less the umask), open for writing in *fd; its name
- * goes to name[0 .. size).  ERR_OVERFLOW (size too small), ERR_OPEN. */
+ * goes to name[0 .. size).  ERR_NOT_REGULAR (lattio_output_check),
+ * ERR_OVERFLOW (size too small), ERR_OPEN. */
 int lattio_temp_open(const char *path, char *name, size_t size, int *fd);
+/* Local.  Rename temporary file `tmp` to `path` after lattio_output_check
+ * (checked again: the path may have changed since the temporary was made).
+ * ERR_NOT_REGULAR, ERR_RENAME. */
+int lattio_temp_publish(const char *tmp, const char *path);
 /* Local.  Remove t's file if its writer is provably gone (state checked
  * again now): ERR_STATE otherwise; ERR_WRITE when unlink fails. */
 int lattio_temp_remove(const lattio_temp_info *t);

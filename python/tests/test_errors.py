@@ -75,6 +75,23 @@ def test_missing_file(tmp_path):
     assert os.listdir(tmp_path) == []
 
 
+@pytest.mark.parametrize("fmt", ["ildg", "nersc", "hdf5"])
+def test_output_must_be_a_regular_file(tmp_path, su3, fmt):
+    """A FIFO, a directory or a symbolic link at the output is never replaced."""
+    fifo, d, link = tmp_path / "fifo", tmp_path / "dir", tmp_path / "link"
+    os.mkfifo(fifo)
+    d.mkdir()
+    (tmp_path / "victim").write_bytes(b"kept")
+    link.symlink_to(tmp_path / "victim")
+    for out in (fifo, d, link):
+        with pytest.raises(lattio.LattioIOError) as e:
+            lattio.save(str(out), su3, format=fmt)
+        assert e.value.name == "ERR_NOT_REGULAR", e.value
+    assert fifo.is_fifo() and d.is_dir() and link.is_symlink()
+    assert (tmp_path / "victim").read_bytes() == b"kept"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir", "fifo", "link", "victim"]
+
+
 def test_hdf5_errors(tmp_path, su3):
     path = str(tmp_path / "u.h5")
     lattio.save(path, su3, format="hdf5")

@@ -108,7 +108,7 @@ static int publish(const char *tmp, const char *out, uint32_t nfiles, int status
     for (uint32_t k = nfiles; k-- > 0;) {
         char *from = lattio_cont_member_name(tmp, k), *to = lattio_cont_member_name(out, k);
         if (rc == LATTIO_OK && (!from || !to)) rc = LATTIO_FAIL(LATTIO_ERR_NOMEM, "name");
-        if (rc == LATTIO_OK && rename(from, to) != 0) rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_RENAME, "rename");
+        if (rc == LATTIO_OK) rc = lattio_temp_publish(from, to);
         lattio_free(from);
         lattio_free(to);
     }
@@ -125,6 +125,7 @@ static int repair_open(lattio_container_reader *r, const char *out, int verify,
                        lattio_container_repair_report *rep)
 {
     RETURN_IF_ERROR(fill_report(r, verify, rep));
+    RETURN_IF_ERROR(lattio_output_check(out));
     char *tmp = lattio_temp_name(out);
     unsigned char *buf = lattio_malloc(LATTIO_CONT_PIECE);
     int rc = tmp && buf ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "buffers");

@@ -56,6 +56,7 @@ void lattio_detail_clear(void);
 /* Temporary files (tempfile.c).  The host part of a temporary name. */
 #define LATTIO_TEMP_HOST_MAX 64
 void lattio_temp_host(char *out, size_t size);
+
 /* A fresh temporary name beside path (lattio_malloc'd; NULL: no memory). */
 char *lattio_temp_name(const char *path);
 /* Create a temporary file beside path exclusively: *fd and *tmp (the

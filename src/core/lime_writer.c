@@ -213,8 +213,7 @@ static int finish_file(lattio_lime_writer *w)
         rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_CLOSE, "close");
     w->fd = -1;
     if (!w->tmp) return rc;
-    if (rc == LATTIO_OK && rename(w->tmp, w->path) != 0)
-        rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_RENAME, "rename");
+    if (rc == LATTIO_OK) rc = lattio_temp_publish(w->tmp, w->path);
     if (rc != LATTIO_OK) {
         unlink(w->tmp);
         return rc;

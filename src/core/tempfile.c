@@ -56,10 +56,38 @@ char *lattio_temp_name(const char *path)
     return s;
 }
 
+static const char *kind_of(mode_t m)
+{
+    return S_ISDIR(m)    ? "a directory"
+           : S_ISLNK(m)  ? "a symbolic link"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISFIFO(m) ? "a FIFO"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a regular file";
+}
+
+int lattio_output_check(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) return LATTIO_OK; /* a new file (or one the rename will report) */
+    if (S_ISREG(st.st_mode)) return LATTIO_OK;
+    lattio_detail_set("%s is %s; lattio replaces regular files only", path, kind_of(st.st_mode));
+    return LATTIO_FAIL(LATTIO_ERR_NOT_REGULAR, "output");
+}
+
+int lattio_temp_publish(const char *tmp, const char *path)
+{
+    RETURN_IF_ERROR(lattio_output_check(path));
+    RETURN_IF(rename(tmp, path) != 0, LATTIO_FAIL_ERRNO(LATTIO_ERR_RENAME, "rename"));
+    return LATTIO_OK;
+}
+
 int lattio_temp_create(const char *path, int *fd, char **tmp)
 {
     *fd = -1;
     *tmp = NULL;
+    RETURN_IF_ERROR(lattio_output_check(path));
     for (int attempt = 0; attempt < 100; attempt++) {
         char *name = lattio_temp_name(path);
         RETURN_IF(!name, LATTIO_ERR_NOMEM);

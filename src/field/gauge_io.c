@@ -202,8 +202,7 @@ int gauge_out_close(gauge_out *o, int ok)
     int rc = o->status;
     if (close(o->fd) != 0 && rc == LATTIO_OK) rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_CLOSE, "close");
     if (rc == LATTIO_OK && !ok) rc = LATTIO_ERR_WRITE;
-    if (rc == LATTIO_OK && rename(o->tmp, o->path) != 0)
-        rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_RENAME, "rename");
+    if (rc == LATTIO_OK) rc = lattio_temp_publish(o->tmp, o->path);
     if (rc != LATTIO_OK) unlink(o->tmp);
     lattio_free(o->tmp);
     o->tmp = NULL;

@@ -426,8 +426,7 @@ static int rename_member(const lattio_container *c, int status)
     char *from = lattio_cont_member_name(c->tmp, c->findex);
     char *to = lattio_cont_member_name(c->path, c->findex);
     int rc = from && to ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "name");
-    if (rc == LATTIO_OK && status == LATTIO_OK && rename(from, to) != 0)
-        rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_RENAME, "rename");
+    if (rc == LATTIO_OK && status == LATTIO_OK) rc = lattio_temp_publish(from, to);
     if (from && (status != LATTIO_OK || rc != LATTIO_OK)) unlink(from);
     if (rc == LATTIO_OK && status == LATTIO_OK && c->opt.durable) rc = lattio_sync_directory(to);
     lattio_free(from);

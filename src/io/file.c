@@ -172,10 +172,12 @@ static int same_arguments(lattio_file *f, const char *path, int mode)
 int lattio_bcast_temp_name(MPI_Comm comm, int rank, const char *path, char **tmp)
 {
     int len = 0;
-    *tmp = rank == 0 ? lattio_temp_name(path) : NULL;
-    if (rank == 0) len = *tmp ? (int)strlen(*tmp) + 1 : 0;
+    const int allowed = rank == 0 ? lattio_output_check(path) : LATTIO_OK;
+    *tmp = rank == 0 && allowed == LATTIO_OK ? lattio_temp_name(path) : NULL;
+    if (rank == 0) len = allowed < 0 ? allowed : *tmp ? (int)strlen(*tmp) + 1 : 0;
     RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(&len, 1, MPI_INT, 0, comm), LATTIO_ERR_MPI));
-    RETURN_IF(len <= 0, LATTIO_ERR_NOMEM);
+    RETURN_IF(len < 0, len); /* ERR_NOT_REGULAR: every rank */
+    RETURN_IF(len == 0, LATTIO_ERR_NOMEM);
     if (rank != 0) *tmp = lattio_malloc((size_t)len);
     RETURN_IF_ERROR(lattio_agree(comm, *tmp ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "name")));
     return MPI_CHECK(MPI_Bcast(*tmp, len, MPI_CHAR, 0, comm), LATTIO_ERR_MPI);
@@ -313,8 +315,7 @@ static int publish(lattio_file *f, int status)
 {
     int rc = LATTIO_OK;
     if (f->rank == 0 && f->tmp) {
-        if (status == LATTIO_OK && rename(f->tmp, f->path) != 0)
-            rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_RENAME, "rename");
+        if (status == LATTIO_OK) rc = lattio_temp_publish(f->tmp, f->path);
         if (status != LATTIO_OK || rc != LATTIO_OK) unlink(f->tmp);
     }
     lattio_prof_phase(f, LATTIO_PHASE_SYNC);

@@ -138,8 +138,8 @@ static int rename_members(const defrag_job *j)
         char *from = ct_member_name(j->tmp, k), *to = ct_member_name(j->out, k);
         if (!from || !to)
             ret = tool_error(CMD, NULL, "out of memory");
-        else if (rename(from, to) != 0)
-            ret = tool_error(CMD, to, "cannot rename %s to it: %s", from, strerror(errno));
+        else if (lattio_temp_publish(from, to) != LATTIO_OK)
+            ret = tool_error(CMD, to, "cannot rename %s to it%s%s", from, tool_detail(), tool_errno_suffix());
         free(from);
         free(to);
     }

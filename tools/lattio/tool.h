@@ -70,6 +70,9 @@ int tool_status_error(const char *cmd, const char *file, int status, const char 
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+/* The library's detail of its last failure as ": detail" (control bytes
+ * escaped), or "" when it has none; reading it clears it. */
+const char *tool_detail(void);
 /* 1 for a status of the I/O (-1xx) or MPI (-4xx) ranges: a failure of the
  * system, not of the file's contents. */
 static inline int tool_is_io_status(int status)

@@ -66,14 +66,25 @@ const char *tool_errno_suffix(void)
     return buf;
 }
 
+const char *tool_detail(void)
+{
+    static _Thread_local char buf[600];
+    char d[256];
+    if (lattio_last_detail(d, sizeof d) <= 0 || !d[0]) return "";
+    buf[0] = ':';
+    buf[1] = ' ';
+    tool_escape(buf + 2, sizeof buf - 2, d);
+    return buf;
+}
+
 /* --- outputs ------------------------------------------------------------- */
 
 int tool_output_allowed(const char *cmd, const char *out, const char *const *inputs, int n)
 {
     struct stat so, si;
+    const int rc = lattio_output_check(out); /* the library's rule: regular files only */
+    if (rc != LATTIO_OK) return tool_status_error(cmd, out, rc, "%s", tool_detail());
     if (lstat(out, &so) != 0) return TOOL_OK; /* a new file */
-    if (S_ISLNK(so.st_mode)) return tool_error(cmd, out, "is a symbolic link: refusing to replace it");
-    if (S_ISDIR(so.st_mode)) return tool_error(cmd, out, "is a directory: nothing written");
     for (int i = 0; i < n; i++)
         if (inputs[i] && stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
             return tool_error(cmd, out, "is the same file as the input %s: refusing to overwrite it",
@@ -99,8 +110,8 @@ int tool_output_finish(tool_output *o, int ret)
     if (o->fd >= 0 && close(o->fd) != 0 && ret == TOOL_OK)
         ret = tool_error(o->cmd, o->path, "close failed: %s", strerror(errno));
     o->fd = -1;
-    if (ret == TOOL_OK && rename(o->tmp, o->path) != 0)
-        ret = tool_error(o->cmd, o->path, "cannot rename %s into place: %s", o->tmp, strerror(errno));
+    const int rc = ret == TOOL_OK ? lattio_temp_publish(o->tmp, o->path) : LATTIO_OK;
+    if (rc != LATTIO_OK) ret = tool_status_error(o->cmd, o->path, rc, "%s", tool_detail());
     if (ret != TOOL_OK && o->tmp[0]) unlink(o->tmp);
     o->tmp[0] = '\0';
     return ret;
