@@ -130,6 +130,10 @@ static int read_binary(lattio_file *f, const lattio_field_info *fi, const lattio
 static int field_read(lattio_file *f, int index, const lattio_field_desc *d, const lattio_layout *l,
                       void *local, lattio_field_read_info *info)
 {
+    lattio_args a = {0};
+    lattio_args_int(&a, "record set index", index);
+    lattio_args_desc(&a, d, 0);
+    RETURN_IF_ERROR(lattio_args_agree(lattio_xfer_comm(f), &a));
     int rc = d ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_ARG, "desc");
     if (rc == LATTIO_OK && !lattio_xfer_reading(f)) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "mode");
     RETURN_IF_ERROR(lattio_xfer_agree(f, rc));

@@ -125,6 +125,9 @@ static int put_metadata(lattio_file *f, const lattio_field_info *fi, int ildg)
 static int field_write(lattio_file *f, const lattio_field_desc *d, const lattio_layout *l,
                        const void *local, lattio_field_write_info *out)
 {
+    lattio_args a = {0};
+    lattio_args_desc(&a, d, 1);
+    RETURN_IF_ERROR(lattio_args_agree(lattio_xfer_comm(f), &a));
     RETURN_IF_ERROR(lattio_xfer_agree(f, check_write_desc(d, l, local)));
     lattio_field_info fi;
     lattio_field_describe(&fi, d, l);

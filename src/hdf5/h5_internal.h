@@ -51,6 +51,10 @@ int lattio_h5_split(const char *target, char **file, char **object);
 /* Return ERR_HDF5_DAMAGED with "PATH: what" as the detail (HDF5's own
  * error stack cleared). */
 int lattio_h5_damaged(const char *path, const char *what);
+/* Collective.  Every argument of an HDF5 write (writing) or read that
+ * must match compared with rank 0's (lattio_args_agree): ERR_RANK_ARG. */
+int lattio_h5_args_agree(MPI_Comm comm, const char *target, const lattio_field_desc *d, const lattio_layout *l,
+                         const lattio_h5_options *o, int writing);
 /* Collective.  The lowest of the ranks' statuses (ERR_MPI when the
  * reduction fails). */
 int lattio_h5_agree(MPI_Comm comm, int rc);

@@ -74,6 +74,23 @@ int lattio_h5_read_fail(void)
     return rc;
 }
 
+int lattio_h5_args_agree(MPI_Comm comm, const char *target, const lattio_field_desc *d, const lattio_layout *l,
+                         const lattio_h5_options *o, int writing)
+{
+    lattio_args a = {0};
+    lattio_args_str(&a, "target", target);
+    lattio_args_int(&a, "layout given", l != NULL);
+    lattio_args_desc(&a, d, writing);
+    lattio_args_int(&a, "HDF5 layout", o->layout);
+    lattio_args_int(&a, "HDF5 transport", o->transport);
+    if (writing) {
+        lattio_args_int(&a, "append", o->append);
+        lattio_args_int(&a, "chunked", o->chunked);
+        lattio_args_int(&a, "alignment", (int64_t)o->alignment);
+    }
+    return lattio_args_agree(comm, &a);
+}
+
 int lattio_h5_agree(MPI_Comm comm, int rc)
 {
     int all = rc;

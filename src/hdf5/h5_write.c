@@ -274,6 +274,7 @@ int lattio_h5_write(MPI_Comm comm, const char *target, const lattio_field_desc *
     if (!out) out = &mine;
     memset(out, 0, sizeof *out);
     if (h5) memset(h5, 0, sizeof *h5);
+    RETURN_IF_ERROR(lattio_h5_args_agree(comm, target, d, l, o, 1));
     RETURN_IF(!d || !l, LATTIO_ERR_ARG);
     lattio_h5_call call;
     RETURN_IF_ERROR(lattio_h5_call_begin(&call, target));

@@ -109,6 +109,23 @@ int lattio_xfer_sync(lattio_file *f);
 
 /* Collective: one status on every rank (the most negative; lattio_agree). */
 int lattio_xfer_agree(lattio_file *f, int rc);
+
+/* The arguments of a collective call that must match on every rank
+ * (args.c): add each (a name, then a string or an integer; a field
+ * descriptor's for writing or reading), then lattio_args_agree compares
+ * them with rank 0's before the call does anything: ERR_RANK_ARG on every
+ * rank, the detail naming the first that differs.  Start from {0}. */
+#define LATTIO_ARGS_MAX 32
+typedef struct lattio_args {
+    int n;
+    const char *name[LATTIO_ARGS_MAX];
+    uint64_t hash[LATTIO_ARGS_MAX];
+} lattio_args;
+void lattio_args_str(lattio_args *a, const char *name, const char *s);
+void lattio_args_int(lattio_args *a, const char *name, int64_t v);
+void lattio_args_desc(lattio_args *a, const lattio_field_desc *d, int writing);
+/* Collective. */
+int lattio_args_agree(MPI_Comm comm, const lattio_args *a);
 /* Local: an MPI return code as a status (ERR_MPI on failure). */
 int lattio_xfer_mpi(int mpi_rc, const char *what);
 
