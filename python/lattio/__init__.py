@@ -22,7 +22,7 @@ import os as _os
 _os.environ.setdefault("OMPI_MCA_sharedfp", "^lockedfile")
 
 from .errors import (ArgumentError, ChecksumError, ContainerError, FormatError, HDF5Error,  # noqa: F401
-                     LattioError, LattioIOError, MPIError)
+                     LattioError, LattioIOError, MPIError, RankArgumentError)
 from . import _lattio
 from ._grid import local_box
 from .api import FORMATS, info, load, memmap, save, verify
@@ -30,4 +30,4 @@ from .api import FORMATS, info, load, memmap, save, verify
 __version__ = _lattio.version()
 __all__ = ["load", "save", "info", "verify", "memmap", "local_box", "FORMATS", "LattioError",
            "ArgumentError", "LattioIOError", "FormatError", "ChecksumError", "MPIError",
-           "ContainerError", "HDF5Error"]
+           "RankArgumentError", "ContainerError", "HDF5Error"]

@@ -89,6 +89,26 @@ def local_box(shape, comm=None, grid=None):
     return lo, tuple(a + k for a, k in zip(lo, count))
 
 
+def same_everywhere(comm, args):
+    """Collective: the arguments every rank must pass alike, as (name, value)
+    pairs, compared with rank 0's before anything is done; on a difference
+    every rank raises :class:`lattio.RankArgumentError` (ERR_RANK_ARG) naming the first
+    argument that differs (the C library's own check, ahead of calls that
+    would otherwise differ between ranks and wait for each other)."""
+    if comm is None or comm.Get_size() == 1:
+        return
+    mine = [(name, repr(value)) for name, value in args]
+    root = comm.bcast(mine, root=0)
+    first = next((i for i, (a, b) in enumerate(zip(mine, root)) if a != b), len(mine))
+    if len(mine) != len(root):
+        first = min(first, len(mine), len(root))
+    first = comm.allreduce(first, op=MPI.MIN)
+    if first < len(root):
+        from .errors import RankArgumentError
+        raise RankArgumentError(-500, "ERR_RANK_ARG", "arguments differ between ranks",
+                       "argument '%s' differs between ranks" % root[first][0])
+
+
 def agree(comm, error):
     """Collective: raise on every rank the first failing rank's exception
     (an exception object or None on each rank)."""

@@ -12,7 +12,7 @@ import numpy as np
 from mpi4py import MPI
 
 from . import _lattio
-from ._grid import agree, blocks, box, grid_of
+from ._grid import agree, blocks, box, grid_of, same_everywhere
 from .errors import ChecksumError, FormatError, from_status
 
 __all__ = ["load", "save", "info", "verify", "memmap", "FORMATS"]
@@ -187,6 +187,8 @@ def load(path, *, comm=None, grid=None, verify=True, dtype=None, index=None):
     """
     path = _path(path)
     comm = _comm(comm)
+    same_everywhere(comm, [("path", path), ("verify", verify), ("dtype", dtype), ("index", index),
+                           ("grid", None if grid is None else tuple(grid))])
     fmt = _on_root(comm, lambda: _lattio.detect(_h5_split(path)[0]))
     if fmt == "hdf5":
         return _load_h5(path, comm, grid, verify, dtype)
@@ -410,6 +412,10 @@ def save(path, array, *, format="ildg", precision=None, comm=None, grid=None, me
     (scidac-checksum included).
     """
     comm = _comm(comm)
+    same_everywhere(comm, [("path", path), ("format", format), ("precision", precision),
+                           ("dtype", getattr(array, "dtype", None)), ("site shape", getattr(array, "shape", ())[4:]),
+                           ("metadata", sorted((metadata or {}).items())), ("layout", layout), ("append", append),
+                           ("verify", verify), ("grid", None if grid is None else tuple(grid))])
     path, gauge, precision, meta = _agreed(
         comm, lambda: _save_args(path, array, format, precision, metadata, layout))
     if comm is None:

@@ -17,7 +17,7 @@ format) raise ``ValueError`` or ``TypeError`` before any file is touched.
 """
 
 __all__ = ["LattioError", "ArgumentError", "LattioIOError", "FormatError", "ChecksumError",
-           "MPIError", "ContainerError", "HDF5Error", "from_status"]
+           "MPIError", "RankArgumentError", "ContainerError", "HDF5Error", "from_status"]
 
 
 class LattioError(Exception):
@@ -69,6 +69,12 @@ class MPIError(LattioError):
     """An MPI or MPI-IO call failed, or the ranks disagreed (-400..-599)."""
 
 
+class RankArgumentError(MPIError, ValueError):
+    """The ranks of a collective call passed different arguments
+    (ERR_RANK_ARG); ``detail`` names the first that differs.  Raised on
+    every rank, before anything is read or written."""
+
+
 class ContainerError(LattioError):
     """A task-local container is damaged or inconsistent (-600..-699)."""
 
@@ -84,6 +90,8 @@ _GROUPS = [(-99, ArgumentError), (-199, LattioIOError), (-299, FormatError), (-3
 def from_status(status, name, message, detail="", what=""):
     """The exception object (of the status's group) for a library status."""
     cls = LattioError
+    if status == -500:
+        return RankArgumentError(status, name, message, detail, str(what) if what else "")
     for lowest, group in _GROUPS:
         if status >= lowest:
             cls = group

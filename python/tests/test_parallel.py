@@ -122,6 +122,39 @@ def test_failure_on_one_rank(shared_dir):
         lattio.load(data("t_nersc.cfg"), comm=WORLD, dtype=np.int8 if WORLD.Get_rank() == 1 else None)
 
 
+ODD = WORLD.Get_rank() == 1
+
+
+@pytest.mark.parametrize("fmt", ["ildg", "hdf5"])
+@pytest.mark.parametrize("arg", ["format", "precision", "dtype", "verify", "layout", "append", "metadata", "path"])
+def test_arguments_that_differ(shared_dir, fmt, arg):
+    """Rank 1 alone passes one argument different: every rank raises
+    RankArgumentError (ERR_RANK_ARG) naming it, nothing hangs, and the
+    previous file is byte for byte as it was."""
+    u = random_su3((4, 2, 2, 2), 11)
+    path = os.path.join(shared_dir, "u." + fmt)
+    mine = block(u, WORLD)
+    lattio.save(path, mine, comm=WORLD, format=fmt)
+    before = read_bytes(path)
+    kw = dict(format=fmt)
+    if ODD:
+        kw.update({"format": dict(format="scidac" if fmt == "ildg" else "ildg"), "precision": dict(precision=32),
+                   "dtype": {}, "verify": dict(verify=False), "layout": dict(layout="qlua"),
+                   "append": dict(append=True), "metadata": dict(metadata={"lfn": "other"}),
+                   "path": {}}[arg])
+    arr = mine.astype(np.complex64) if ODD and arg == "dtype" else mine
+    target = path + ("x" if ODD and arg == "path" else "")
+    with pytest.raises(lattio.RankArgumentError) as e:
+        lattio.save(target, arr, comm=WORLD, **kw)
+    assert isinstance(e.value, lattio.MPIError) and isinstance(e.value, ValueError)
+    assert e.value.name == "ERR_RANK_ARG" and "differs between ranks" in e.value.detail
+    WORLD.Barrier()
+    assert read_bytes(path) == before
+    assert not os.path.exists(path + "x")
+    with pytest.raises(lattio.RankArgumentError):
+        lattio.load(path, comm=WORLD, verify=not ODD)
+
+
 def test_checksum_error_everywhere(shared_dir):
     path = os.path.join(shared_dir, "bad.lime")
     if WORLD.Get_rank() == 0:
