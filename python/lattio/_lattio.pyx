@@ -207,6 +207,7 @@ cdef extern from "lattio.h" nogil:
                        lattio_field_read_info *info, void *h5)
     int lattio_h5_list(MPI_Comm comm, const char *path, int nd, lattio_h5_entry *out, int max,
                        int *count)
+    int lattio_h5_find(MPI_Comm comm, const char *target, int nd, lattio_h5_entry *e)
     int lattio_h5_is_hdf5(const char *path)
 
 
@@ -664,15 +665,33 @@ def h5_list(comm, path):
         check(rc, path)
         out = []
         for i in range(min(n, m)):
-            out.append({"path": e[i].path.decode("utf-8", "backslashreplace"),
-                        "layout": H5_LAYOUT_NAMES.get(e[i].layout, "unknown"), "gauge": bool(e[i].gauge),
-                        "dims": tuple(int(e[i].dims[k]) for k in range(e[i].nd)),
-                        "elements": int(e[i].elements), "precision": e[i].precision,
-                        "byte_order": "big" if e[i].big_endian else "little",
-                        "checksum": {1: "scidac", 2: "sha256"}.get(e[i].checksum, "none")})
+            out.append(h5_entry_dict(&e[i]))
         return out
     finally:
         free(e)
+
+
+cdef dict h5_entry_dict(lattio_h5_entry *e):
+    return {"path": e.path.decode("utf-8", "backslashreplace"),
+            "layout": H5_LAYOUT_NAMES.get(e.layout, "unknown"), "gauge": bool(e.gauge),
+            "dims": tuple(int(e.dims[k]) for k in range(e.nd)),
+            "elements": int(e.elements), "precision": e.precision,
+            "byte_order": "big" if e.big_endian else "little",
+            "checksum": {1: "scidac", 2: "sha256"}.get(e.checksum, "none")}
+
+
+def h5_find(comm, target):
+    """Collective: the lattice field at target ("FILE:/PATH", soft links inside
+    the file followed, as every reader follows them), as a dict."""
+    cdef MPI_Comm c = as_comm(comm)
+    cdef bytes p = fspath(target)
+    cdef const char *cp = p
+    cdef lattio_h5_entry e
+    cdef int rc
+    with nogil:
+        rc = lattio_h5_find(c, cp, 4, &e)
+    check(rc, target)
+    return h5_entry_dict(&e)
 
 
 def h5_read(comm, target, int mem_format, uint64_t elements, glob, lo, count, cnp.ndarray out,

@@ -289,9 +289,16 @@ def _h5_entry(entries, obj, what):
     return gauge[0] if gauge else entries[0]
 
 
+def _h5_fields(comm, file, obj):
+    """The fields a reader of FILE (obj None) or of FILE:obj (soft links
+    inside the file followed, the library's rule) sees."""
+    return _lattio.h5_list(comm, file) if obj is None else [_lattio.h5_find(comm, "%s:%s" % (file, obj))]
+
+
 def _load_h5(path, comm, grid, verify, dtype):
     file, obj = _h5_split(path)
-    entries = _lattio.h5_list(comm, file)
+    entries = _h5_fields(comm, file, obj)
+    obj = None  # the entry found is the object asked for (its hard path)
 
     def setup():
         e = _h5_entry(entries, obj, path)
@@ -595,10 +602,8 @@ def _verify_lime(path, rep):
 def _verify_h5(path, rep):
     file, obj = _h5_split(path)
     u = None
-    entries = _lattio.h5_list(None, file)
+    entries = _h5_fields(None, file, obj)
     for e in entries:
-        if obj is not None and e["path"] != obj:
-            continue
         entry = {"path": e["path"], "layout": e["layout"], "checksum": e["checksum"], "ok": False}
         try:
             a = load("%s:%s" % (file, e["path"]), verify=True, dtype=np.complex128 if e["gauge"] else None)

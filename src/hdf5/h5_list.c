@@ -237,6 +237,15 @@ static int examine_dataset(hid_t fid, hid_t ds, const char *path, int nd, lattio
         unsigned char sum[32];
         rc = lattio_h5_get_bytes32(ds, ".sha256", sum);
     }
+    if (rc == LATTIO_OK && (e->checksum == 1 || lattio_h5_has_attr(ds, "sumb"))) { /* both SciDAC words, each 32-bit */
+        uint32_t a = 0, b = 0;
+        rc = lattio_h5_get_u32(ds, "suma", &a);
+        if (rc == LATTIO_OK) rc = lattio_h5_get_u32(ds, "sumb", &b);
+        if (rc == LATTIO_ERR_NOT_FOUND) {
+            lattio_detail_set("%s: suma without sumb, or sumb without suma", path);
+            rc = LATTIO_FAIL(LATTIO_ERR_HDF5_ATTRIBUTE, "suma/sumb");
+        }
+    }
     H5Eclear2(H5E_DEFAULT);
     if (t >= 0) H5Tclose(t);
     if (sp >= 0) H5Sclose(sp);

@@ -138,7 +138,7 @@ static int describe(h5r *r, lattio_field_info *fi)
         fi->has_checksum = 1;
         fi->stored = (lattio_scidac_sum){a, b};
     } else if (ra != LATTIO_ERR_NOT_FOUND || rb != LATTIO_ERR_NOT_FOUND) {
-        lattio_detail_set("%s: suma/sumb attributes incomplete or not integers", r->object);
+        if (!lattio_detail_peek()[0]) lattio_detail_set("%s: suma/sumb attributes incomplete or not integers", r->object);
         return LATTIO_FAIL(LATTIO_ERR_HDF5_ATTRIBUTE, "suma/sumb");
     }
     return LATTIO_OK;

@@ -273,7 +273,31 @@ static int get_int(hid_t obj, const char *name, hid_t mem, void *v)
     return rc;
 }
 
-int lattio_h5_get_u32(hid_t obj, const char *name, uint32_t *v) { return get_int(obj, name, H5T_NATIVE_UINT32, v); }
+/* A checksum word: any integer type whose value is 0 .. 2^32-1 (HDF5 would
+ * clamp a negative or larger one into range, and a damaged suma would then
+ * look like a checksum mismatch). */
+int lattio_h5_get_u32(hid_t obj, const char *name, uint32_t *v)
+{
+    hid_t a;
+    RETURN_IF_ERROR(open_scalar(obj, name, &a));
+    hid_t t = H5Aget_type(a);
+    const int is_int = t >= 0 && H5Tget_class(t) == H5T_INTEGER, is_signed = is_int && H5Tget_sign(t) == H5T_SGN_2;
+    int64_t s = 0;
+    uint64_t u = 0;
+    int rc = !is_int ? LATTIO_FAIL(LATTIO_ERR_HDF5_ATTRIBUTE, name)
+             : is_signed ? H5_CHECK(H5Aread(a, H5T_NATIVE_INT64, &s), name)
+                         : H5_CHECK(H5Aread(a, H5T_NATIVE_UINT64, &u), name);
+    if (rc == LATTIO_OK && is_signed) u = s < 0 ? UINT64_MAX : (uint64_t)s;
+    if (rc == LATTIO_OK && u > UINT32_MAX) {
+        if (is_signed && s < 0) lattio_detail_set("attribute %s is %lld, not a 32-bit checksum word", name, (long long)s);
+        else lattio_detail_set("attribute %s is %llu, not a 32-bit checksum word", name, (unsigned long long)u);
+        rc = LATTIO_FAIL(LATTIO_ERR_HDF5_ATTRIBUTE, name);
+    }
+    if (rc == LATTIO_OK) *v = (uint32_t)u;
+    if (t >= 0) H5Tclose(t);
+    H5Aclose(a);
+    return rc;
+}
 
 int lattio_h5_get_i64(hid_t obj, const char *name, int64_t *v) { return get_int(obj, name, H5T_NATIVE_INT64, v); }
 
