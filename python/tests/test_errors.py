@@ -92,6 +92,24 @@ def test_output_must_be_a_regular_file(tmp_path, su3, fmt):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dir", "fifo", "link", "victim"]
 
 
+@pytest.mark.parametrize("fmt", ["ildg", "scidac", "hdf5"])
+def test_metadata_beyond_what_readers_take(tmp_path, su3, fmt):
+    """A writer never publishes what its own reader refuses: XML over the
+    readers' 16 MiB is refused before anything is written."""
+    path = tmp_path / ("u." + fmt)
+    with pytest.raises(lattio.ArgumentError) as e:
+        lattio.save(str(path), su3, format=fmt, metadata={"file_xml": "<x>" + "y" * ((16 << 20) - 7) + "</x>"})
+    assert e.value.name == "ERR_ARG" and "16777216" in e.value.detail
+    assert os.listdir(tmp_path) == []
+    if fmt == "hdf5":  # HDF5 keeps attributes in the object header: 64 KiB at most, refused by HDF5 itself
+        with pytest.raises(lattio.HDF5Error):
+            lattio.save(str(path), su3, format=fmt, metadata={"file_xml": "<x>" + "y" * (1 << 16) + "</x>"})
+        assert os.listdir(tmp_path) == []
+        return
+    lattio.save(str(path), su3, format=fmt, metadata={"file_xml": "<x>" + "y" * ((16 << 20) - 8) + "</x>"})
+    assert lattio.load(str(path)).shape == su3.shape
+
+
 def test_hdf5_errors(tmp_path, su3):
     path = str(tmp_path / "u.h5")
     lattio.save(path, su3, format="hdf5")

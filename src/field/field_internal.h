@@ -4,8 +4,22 @@
 
 #include "internal.h"
 
+#include <string.h>
+
 /* Largest metadata payload read into memory (XML, LFN): 16 MiB. */
 #define LATTIO_FIELD_XML_MAX (UINT64_C(16) << 20)
+
+/* A writer's metadata string `s` (`what`: lfn, file_xml, ...) is no longer
+ * than what the readers take back (LATTIO_FIELD_XML_MAX): a writer never
+ * publishes what its own reader refuses.  ERR_ARG with the detail. */
+static inline int lattio_field_metadata_fits(const char *what, const char *s)
+{
+    const size_t n = s ? strlen(s) + 1 : 0; /* the payload holds its NUL, as QIO writes it */
+    if (n <= LATTIO_FIELD_XML_MAX) return LATTIO_OK;
+    lattio_detail_set("%s of %zu bytes with its NUL: lattio's readers take at most %llu", what, n,
+                      (unsigned long long)LATTIO_FIELD_XML_MAX);
+    return LATTIO_FAIL(LATTIO_ERR_ARG, "metadata size");
+}
 
 /* Read the whole payload of record recs[i] of the file's index (at most
  * LATTIO_FIELD_XML_MAX bytes, ERR_BAD_METADATA beyond) into a new

@@ -10,6 +10,8 @@
 int lattio_field_is_gauge_kind(int kind);
 /* Local: the layout's sites are the descriptor's elements in memory format. */
 int lattio_field_check_memory(const lattio_field_desc *d, const lattio_layout *l, const void *local);
+/* Local: a writer's metadata strings fit what the readers take back. */
+int lattio_field_check_metadata(const lattio_field_desc *d);
 
 /* Local: the metadata of the field d describes (disk precision from
  * d->disk_format, dims x fastest; strings point into d or static text). */

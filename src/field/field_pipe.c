@@ -4,6 +4,7 @@
  * format: a format says where the field's bytes go (a LIME record here) and
  * the pipe moves, converts and checksums them. */
 #include "field_mpi.h"
+#include "field_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +88,15 @@ int lattio_field_check_memory(const lattio_field_desc *d, const lattio_layout *l
     RETURN_IF_ERROR(lattio_layout_check(l));
     RETURN_IF(l->site_bytes != d->elements * lattio_real_size(d->mem_format), LATTIO_ERR_ARG);
     return LATTIO_OK;
+}
+
+int lattio_field_check_metadata(const lattio_field_desc *d)
+{
+    RETURN_IF(!d, LATTIO_ERR_ARG);
+    RETURN_IF_ERROR(lattio_field_metadata_fits("lfn", d->lfn));
+    RETURN_IF_ERROR(lattio_field_metadata_fits("file_xml", d->file_xml));
+    RETURN_IF_ERROR(lattio_field_metadata_fits("record_xml", d->record_xml));
+    return lattio_field_metadata_fits("datatype", d->datatype);
 }
 
 static void phase_cb(void *ctx, int phase)

@@ -77,6 +77,7 @@ static int check_write_desc(const lattio_field_desc *d, const lattio_layout *l,
                             const void *local)
 {
     RETURN_IF_ERROR(lattio_field_check_memory(d, l, local));
+    RETURN_IF_ERROR(lattio_field_check_metadata(d));
     RETURN_IF(d->disk_format != LATTIO_REAL_F32_BE && d->disk_format != LATTIO_REAL_F64_BE,
               LATTIO_ERR_ARG);
     RETURN_IF(d->datacount == 0 || d->elements % d->datacount, LATTIO_ERR_ARG);

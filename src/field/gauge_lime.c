@@ -113,6 +113,9 @@ static int make_info(lattio_field_info *fi, int format, const lattio_gauge_write
                      const uint64_t dims[4], char *file_xml)
 {
     memset(fi, 0, sizeof *fi);
+    RETURN_IF_ERROR(lattio_field_metadata_fits("lfn", opt->lfn));
+    RETURN_IF_ERROR(lattio_field_metadata_fits("file_xml", opt->file_xml));
+    RETURN_IF_ERROR(lattio_field_metadata_fits("record_xml", opt->record_xml));
     fi->kind = format == LATTIO_GAUGE_ILDG ? LATTIO_FIELD_ILDG_GAUGE : LATTIO_FIELD_SU3_GAUGE;
     fi->nd = 4;
     memcpy(fi->dims, dims, 4 * sizeof *dims);

@@ -30,6 +30,7 @@ static void maybe_die(void)
 static int check_write(const lattio_field_desc *d, const lattio_layout *l, const void *local, int layout)
 {
     RETURN_IF_ERROR(lattio_field_check_memory(d, l, local));
+    RETURN_IF_ERROR(lattio_field_check_metadata(d));
     RETURN_IF(lattio_real_size(d->disk_format) != 4 && lattio_real_size(d->disk_format) != 8, LATTIO_ERR_ARG);
     RETURN_IF(d->datacount == 0 || d->elements % d->datacount, LATTIO_ERR_ARG);
     RETURN_IF(layout != LATTIO_H5_QDP && layout != LATTIO_H5_QLUA, LATTIO_ERR_ARG);
