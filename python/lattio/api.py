@@ -27,7 +27,7 @@ _UNITARITY_TOL = 1e-5  # LATTIO_GAUGE_UNITARITY_TOL
 
 def _path(path, what="path"):
     try:
-        return os.fspath(path)
+        return os.fsdecode(os.fspath(path))  # bytes paths as the file system names them
     except TypeError:
         raise TypeError("%s must be a str or os.PathLike, not %s" % (what, type(path).__name__)) from None
 
@@ -321,7 +321,7 @@ def _load_h5(path, comm, grid, verify, dtype):
 
 # --- save ------------------------------------------------------------------
 
-def _check_array(array, fmt):
+def _check_array(array, fmt, parallel=False):
     if not isinstance(array, np.ndarray):
         raise TypeError("array must be a numpy.ndarray, not %s" % type(array).__name__)
     if not array.flags.c_contiguous:
@@ -337,7 +337,9 @@ def _check_array(array, fmt):
     kinds = (np.complex64, np.complex128) if gauge else (np.complex64, np.complex128, np.float32, np.float64)
     if array.dtype not in [np.dtype(k) for k in kinds]:
         raise ValueError("array dtype %s: %s needed" % (array.dtype, " or ".join(np.dtype(k).name for k in kinds)))
-    if array.size == 0:
+    # with a communicator a rank's block may be empty (more ranks than sites
+    # along a dimension: load returns such blocks); its site never is
+    if any(n == 0 for n in array.shape[4:]) or (array.size == 0 and not parallel):
         raise ValueError("array shape %r is empty" % (array.shape,))
     return gauge
 
@@ -367,6 +369,8 @@ def _global_shape(comm, grid, local_shape):
         if sorted(ext) != list(range(dims[d])):
             raise ValueError("the ranks' blocks do not cover grid dimension %d" % d)
         glob.append(sum(ext.values()))
+        if glob[-1] == 0:
+            raise ValueError("the ranks' blocks hold no site along dimension %d" % d)
     if len({b[2] for b in blocks}) != 1:
         raise ValueError("the ranks' arrays have different site shapes")
     for c, s, _ in blocks:
@@ -424,7 +428,7 @@ def save(path, array, *, format="ildg", precision=None, comm=None, grid=None, me
                            ("metadata", sorted((metadata or {}).items())), ("layout", layout), ("append", append),
                            ("verify", verify), ("grid", None if grid is None else tuple(grid))])
     path, gauge, precision, meta = _agreed(
-        comm, lambda: _save_args(path, array, format, precision, metadata, layout))
+        comm, lambda: _save_args(path, array, format, precision, metadata, layout, comm is not None))
     if comm is None:
         glob, lo, count = tuple(array.shape[:4]), (0, 0, 0, 0), tuple(array.shape[:4])
     else:
@@ -455,12 +459,12 @@ def save(path, array, *, format="ildg", precision=None, comm=None, grid=None, me
                             glob, lo, count, array, bool(verify))
 
 
-def _save_args(path, array, format, precision, metadata, layout):
+def _save_args(path, array, format, precision, metadata, layout, parallel=False):
     """save's arguments checked, locally, before any file is touched."""
     path = _path(path)
     if format not in FORMATS:
         raise ValueError("format %r: one of %s" % (format, ", ".join(FORMATS)))
-    gauge = _check_array(array, format)
+    gauge = _check_array(array, format, parallel)
     if precision not in (None, 32, 64):
         raise ValueError("precision must be 32 or 64, not %r" % (precision,))
     if format == "openqcd" and precision == 32:

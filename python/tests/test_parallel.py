@@ -155,6 +155,22 @@ def test_arguments_that_differ(shared_dir, fmt, arg):
         lattio.load(path, comm=WORLD, verify=not ODD)
 
 
+@pytest.mark.parametrize("fmt", ["ildg", "hdf5"])
+def test_empty_blocks(shared_dir, fmt):
+    """More ranks than sites along x: the blocks load returns, some empty,
+    save as they are, and the file equals the serial save's data."""
+    n = WORLD.Get_size()
+    u = random_su3((2, 2, 2, n - 1), 13)
+    grid = (1, 1, 1, n)
+    mine = block(u, WORLD, grid)
+    assert WORLD.allreduce(int(mine.size == 0), op=MPI.SUM) >= 1
+    path = os.path.join(shared_dir, "e." + fmt)
+    lattio.save(path, mine, comm=WORLD, grid=grid, format=fmt)
+    back = lattio.load(path, comm=WORLD, grid=grid)
+    assert gathered_equal(back, mine)
+    assert np.array_equal(lattio.load(path), u)
+
+
 def test_checksum_error_everywhere(shared_dir):
     path = os.path.join(shared_dir, "bad.lime")
     if WORLD.Get_rank() == 0:

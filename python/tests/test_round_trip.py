@@ -119,3 +119,17 @@ def test_replace_keeps_old_on_failure(tmp_path, su3):
         lattio.save(path, su3, format="milc", precision=64)
     assert open(path, "rb").read() == before
     assert os.listdir(tmp_path) == ["u.ildg"]
+
+
+def test_path_forms(tmp_path, su3):
+    """bytes and os.PathLike paths save and load alike; an HDF5 object path
+    with doubled slashes names the same object (HDF5's own rule)."""
+    b = os.fsencode(str(tmp_path / "u.ildg"))
+    lattio.save(b, su3)
+    assert np.array_equal(lattio.load(b), su3)
+    assert np.array_equal(lattio.load(tmp_path / "u.ildg"), su3)
+    target = str(tmp_path / "f.h5") + "://x//y"
+    lattio.save(target, su3, format="hdf5")
+    assert np.array_equal(lattio.load(target), su3)
+    assert np.array_equal(lattio.load(str(tmp_path / "f.h5") + ":/x/y"), su3)
+    assert [e["path"] for e in lattio.info(str(tmp_path / "f.h5"))] == ["/x/y"]
