@@ -6,6 +6,7 @@
 # a crash, leaving the crashing input in the build directory (crash-*).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$PWD
 total=${1:-60}
 build=${LATTIO_FUZZ_BUILD:-build-fuzz}
 export CC=${CC:-clang}
@@ -66,7 +67,9 @@ for t in "${targets[@]}"; do
   cp "$corpus"/* "$work/corpus/"
   log="$work/log"
   rc=0
+  # (MPI's own start-up allocations are suppressed, as in .ci/run: scripts/lsan-mpi.supp)
   ( cd "$work" && ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+      LSAN_OPTIONS=suppressions=$root/scripts/lsan-mpi.supp:fast_unwind_on_malloc=0 \
       "../$t" -max_total_time="$per" -rss_limit_mb=2048 -max_len=262144 \
       -print_final_stats=1 corpus ) >"$log" 2>&1 || rc=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
