@@ -184,7 +184,9 @@ static int read_data(h5r *r, void *local, int whole, lattio_field_read_info *inf
         if (rc == LATTIO_OK) rc = lattio_h5_move_read(&m, local);
         if (rc == LATTIO_OK && r->layout == LATTIO_H5_QLUA && m.sum_kind != LATTIO_STAGE_SUM_NONE) {
             int have = 0;
-            rc = lattio_xfer_agree(r->f, qlua_compare(ds, r->group ? name : r->object, &m.qsum, &have));
+            char where[LATTIO_H5_PATH_MAX + 16]; /* the dataset's path: group/direction */
+            snprintf(where, sizeof where, "%s%s%s", r->object, r->group ? "/" : "", r->group ? name : "");
+            rc = lattio_xfer_agree(r->f, qlua_compare(ds, where, &m.qsum, &have));
             stored_all = stored_all && have;
         }
         if (rc == LATTIO_OK) {
