@@ -55,9 +55,6 @@ int lattio_h5_damaged(const char *path, const char *what);
  * must match compared with rank 0's (lattio_args_agree): ERR_RANK_ARG. */
 int lattio_h5_args_agree(MPI_Comm comm, const char *target, const lattio_field_desc *d, const lattio_layout *l,
                          const lattio_h5_options *o, int writing);
-/* Collective.  The lowest of the ranks' statuses (ERR_MPI when the
- * reduction fails). */
-int lattio_h5_agree(MPI_Comm comm, int rc);
 
 /* File access: MPI-IO on comm with the hints (striping, collective
  * buffering) lattio opened its own handle with, collective metadata

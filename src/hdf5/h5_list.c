@@ -377,7 +377,7 @@ static int with_file(MPI_Comm comm, const char *path, lattio_h5_file_fn fn, void
     if (fapl >= 0) H5Pclose(fapl);
     H5Eclear2(H5E_DEFAULT);
     lattio_h5_quiet_end(&q);
-    return lattio_h5_agree(comm, rc);
+    return lattio_agree(comm, rc);
 }
 
 static int list_fields(hid_t fid, void *data) { return lattio_h5_walk(fid, each, data); }

@@ -91,13 +91,6 @@ int lattio_h5_args_agree(MPI_Comm comm, const char *target, const lattio_field_d
     return lattio_args_agree(comm, &a);
 }
 
-int lattio_h5_agree(MPI_Comm comm, int rc)
-{
-    int all = rc;
-    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return LATTIO_FAIL(LATTIO_ERR_MPI, "agree");
-    return all;
-}
-
 int lattio_h5_open_fail(void)
 {
     /* the file was readable (its signature was), so what HDF5 cannot open is damage */

@@ -60,8 +60,6 @@ typedef struct walk {
     char path[LATTIO_H5_PATH_MAX];
 } walk;
 
-static int damaged(const char *what, const char *path) { return lattio_h5_damaged(path, what); }
-
 static int beyond(const char *what, const char *path)
 {
     lattio_detail_set("%s: %s", path[0] ? path : "/", what);
@@ -76,11 +74,11 @@ static int push(walk *w, const char *name, size_t len)
         return LATTIO_FAIL(LATTIO_ERR_HDF5_LIMIT, "depth");
     }
     hid_t g = name ? H5Gopen2(w->stack[w->depth - 1].gid, name, H5P_DEFAULT) : H5Gopen2(w->fid, "/", H5P_DEFAULT);
-    if (g < 0) return damaged("group cannot be opened", w->path);
+    if (g < 0) return lattio_h5_damaged(w->path, "group cannot be opened");
     H5G_info_t gi;
     if (H5Gget_info(g, &gi) < 0) {
         H5Gclose(g);
-        return damaged("group's links cannot be read", w->path);
+        return lattio_h5_damaged(w->path, "group's links cannot be read");
     }
     if (gi.nlinks > LATTIO_H5_MAX_LINKS) {
         H5Gclose(g);
@@ -99,17 +97,17 @@ static int link_name(walk *w, frame *top, char *name, size_t size)
     const hsize_t idx = top->next++;
     w->path[top->len] = '\0';
     const ssize_t n = H5Lget_name_by_idx(top->gid, ".", H5_INDEX_NAME, H5_ITER_INC, idx, NULL, 0, H5P_DEFAULT);
-    if (n < 0) return damaged("a link's name cannot be read", w->path);
-    if (n == 0) return damaged("a link with an empty name", w->path);
+    if (n < 0) return lattio_h5_damaged(w->path, "a link's name cannot be read");
+    if (n == 0) return lattio_h5_damaged(w->path, "a link with an empty name");
     if ((size_t)n >= size || top->len + 1 + (size_t)n >= sizeof w->path) {
         lattio_detail_set("%s: a link name of %zd bytes makes a path longer than %d bytes", top->len ? w->path : "/",
                           n, LATTIO_H5_PATH_MAX - 1);
         return LATTIO_FAIL(LATTIO_ERR_HDF5_LIMIT, "path length");
     }
     if (H5Lget_name_by_idx(top->gid, ".", H5_INDEX_NAME, H5_ITER_INC, idx, name, (size_t)n + 1, H5P_DEFAULT) != n)
-        return damaged("a link's name cannot be read", w->path);
+        return lattio_h5_damaged(w->path, "a link's name cannot be read");
     if (strlen(name) != (size_t)n || strchr(name, '/') || strcmp(name, ".") == 0)
-        return damaged("a link name with a NUL byte, a '/' or '.'", w->path);
+        return lattio_h5_damaged(w->path, "a link name with a NUL byte, a '/' or '.'");
     snprintf(w->path + top->len, sizeof w->path - top->len, "/%s", name);
     return LATTIO_OK;
 }
@@ -122,15 +120,15 @@ static int step(walk *w)
     RETURN_IF_ERROR(link_name(w, top, name, sizeof name));
     if (++w->links > LATTIO_H5_MAX_LINKS) return beyond("more links than lattio walks", w->path);
     H5L_info_t li;
-    if (H5Lget_info(top->gid, name, &li, H5P_DEFAULT) < 0) return damaged("link cannot be read", w->path);
+    if (H5Lget_info(top->gid, name, &li, H5P_DEFAULT) < 0) return lattio_h5_damaged(w->path, "link cannot be read");
     if (li.type != H5L_TYPE_HARD) return LATTIO_OK; /* soft, external, user-defined: not followed */
     H5O_info_t oi;
     if (H5Oget_info_by_name2(top->gid, name, &oi, H5O_INFO_BASIC, H5P_DEFAULT) < 0)
-        return damaged("object cannot be opened", w->path);
+        return lattio_h5_damaged(w->path, "object cannot be opened");
     const int again = seen(&w->seen, oi.addr);
     if (again != 0) return again < 0 ? again : LATTIO_OK; /* met under another name */
     if (oi.type == H5O_TYPE_NAMED_DATATYPE) return LATTIO_OK;
-    if (oi.type != H5O_TYPE_GROUP && oi.type != H5O_TYPE_DATASET) return damaged("object of unknown type", w->path);
+    if (oi.type != H5O_TYPE_GROUP && oi.type != H5O_TYPE_DATASET) return lattio_h5_damaged(w->path, "object of unknown type");
     const int rc = w->fn(w->fid, w->path, oi.type, w->data);
     if (rc < 0 || rc == LATTIO_H5_SKIP || oi.type != H5O_TYPE_GROUP) return rc < 0 ? rc : LATTIO_OK;
     return push(w, name, strlen(w->path));

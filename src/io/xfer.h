@@ -109,6 +109,8 @@ int lattio_xfer_sync(lattio_file *f);
 
 /* Collective: one status on every rank (the most negative; lattio_agree). */
 int lattio_xfer_agree(lattio_file *f, int rc);
+/* Collective on comm (no file yet): the same agreement (agree.c). */
+int lattio_agree(MPI_Comm comm, int status);
 
 /* The arguments of a collective call that must match on every rank
  * (args.c): add each (a name, then a string or an integer; a field

@@ -200,26 +200,10 @@ static void note_current(const char *what)
     }
 }
 
-static unsigned char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    *n = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *b = malloc(*n ? *n : 1);
-    if (b && fread(b, 1, *n, f) != *n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    return b;
-}
-
 static void sweep(const char *base, size_t stride)
 {
     size_t size = 0;
-    unsigned char *data = slurp(base, &size);
+    unsigned char *data = test_slurp(base, &size);
     CHECK(data != NULL);
     if (!data) return;
     intact good = {.n = 0};
