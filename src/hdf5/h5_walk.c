@@ -112,6 +112,24 @@ static int link_name(walk *w, frame *top, char *name, size_t size)
     return LATTIO_OK;
 }
 
+/* HDF5 takes an object with a datatype but no dataspace for a named
+ * datatype, so a dataset whose dataspace message was damaged would pass
+ * as one and vanish from the listing: a named datatype carrying a
+ * dataset's messages (layout, external files, filters, fill value) is
+ * damage. Message type numbers from the HDF5 file format specification. */
+static int named_datatype(hid_t gid, const char *name, const char *path)
+{
+    enum { FILL_OLD = 4, FILL = 5, EXTERNAL_FILES = 7, LAYOUT = 8, FILTERS = 11 };
+    const uint64_t dataset_only =
+        1u << FILL_OLD | 1u << FILL | 1u << EXTERNAL_FILES | 1u << LAYOUT | 1u << FILTERS;
+    H5O_info_t oi;
+    if (H5Oget_info_by_name2(gid, name, &oi, H5O_INFO_HDR, H5P_DEFAULT) < 0)
+        return lattio_h5_damaged(path, "object header cannot be read");
+    if (oi.hdr.mesg.present & dataset_only)
+        return lattio_h5_damaged(path, "a dataset without a dataspace (taken by HDF5 for a named datatype)");
+    return LATTIO_OK;
+}
+
 /* The next link of the top frame: its object visited, a group pushed. */
 static int step(walk *w)
 {
@@ -127,7 +145,7 @@ static int step(walk *w)
         return lattio_h5_damaged(w->path, "object cannot be opened");
     const int again = seen(&w->seen, oi.addr);
     if (again != 0) return again < 0 ? again : LATTIO_OK; /* met under another name */
-    if (oi.type == H5O_TYPE_NAMED_DATATYPE) return LATTIO_OK;
+    if (oi.type == H5O_TYPE_NAMED_DATATYPE) return named_datatype(top->gid, name, w->path);
     if (oi.type != H5O_TYPE_GROUP && oi.type != H5O_TYPE_DATASET) return lattio_h5_damaged(w->path, "object of unknown type");
     const int rc = w->fn(w->fid, w->path, oi.type, w->data);
     if (rc < 0 || rc == LATTIO_H5_SKIP || oi.type != H5O_TYPE_GROUP) return rc < 0 ? rc : LATTIO_OK;
