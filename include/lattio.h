@@ -1013,9 +1013,11 @@ int lattio_gauge_write(const char *path, int format, const lattio_gauge_write_op
 /*
  * A parallel LIME file, opened collectively on a communicator (duplicated
  * inside).  Every collective call returns the same status on every rank:
- * the most negative status any rank met (ties: the lowest rank's).  So one
- * rank's bad argument or I/O error surfaces everywhere and no rank is left
- * waiting in a later collective.
+ * a failed transfer (an I/O or MPI status, -1xx or -4xx) before any other,
+ * since what other ranks then made of their data follows from it; else the
+ * most negative status any rank met (ERR_OTHER_RANK last; ties: the lowest
+ * rank's).  So one rank's bad argument or I/O error surfaces everywhere and
+ * no rank is left waiting in a later collective.
  */
 typedef struct lattio_file lattio_file;
 

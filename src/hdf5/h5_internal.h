@@ -48,9 +48,13 @@ int lattio_h5_read_fail(void);
  * a bare FILE holds "/lattice". */
 int lattio_h5_split(const char *target, char **file, char **object);
 
-/* Return ERR_HDF5_DAMAGED with "PATH: what" as the detail (HDF5's own
- * error stack cleared). */
+/* Return ERR_HDF5_DAMAGED with "PATH: what" as the detail, or ERR_READ
+ * when HDF5's error stack shows a read below HDF5 failed (the stack then
+ * cleared). */
 int lattio_h5_damaged(const char *path, const char *what);
+/* ERR_READ as above when HDF5's error stack shows a failed read below
+ * HDF5, else LATTIO_OK; the stack cleared either way. */
+int lattio_h5_io_failed(const char *path, const char *what);
 /* Collective.  Every argument of an HDF5 write (writing) or read that
  * must match compared with rank 0's (lattio_args_agree): ERR_RANK_ARG. */
 int lattio_h5_args_agree(MPI_Comm comm, const char *target, const lattio_field_desc *d, const lattio_layout *l,

@@ -195,6 +195,38 @@ static int check_storage(hid_t fid, hid_t ds, const char *path, size_t type_size
     return rc;
 }
 
+/* An object that carries a lattice field's marks (checksums, Qlua's kind,
+ * SciDAC's datatype) declares itself a field: when it is not one (a type
+ * damaged into integers or references, a gauge group emptied), that is
+ * damage to report, not an object to pass over. */
+enum { MARK_SUMA = 1, MARK_SUMB = 2, MARK_SHA256 = 4, MARK_KIND = 8, MARK_DATATYPE = 16 };
+static const char *const field_marks[] = {"suma", "sumb", ".sha256", ".kind", "scidac_datatype"};
+
+/* The marks obj carries into *bits; an attribute that cannot be looked up
+ * is a failure (an I/O error must never read as "no checksum"). */
+static int marks_of(hid_t obj, const char *path, unsigned *bits)
+{
+    *bits = 0;
+    for (unsigned i = 0; i < sizeof field_marks / sizeof *field_marks; i++) {
+        const int has = lattio_h5_has_attr(obj, field_marks[i]);
+        if (has < 0) return lattio_h5_damaged(path, "an attribute cannot be looked up");
+        if (has) *bits |= 1u << i;
+    }
+    return LATTIO_OK;
+}
+
+static int marked_yet_not_field(hid_t obj, const char *path, const char *why)
+{
+    unsigned bits = 0;
+    RETURN_IF_ERROR(marks_of(obj, path, &bits));
+    for (unsigned i = 0; i < sizeof field_marks / sizeof *field_marks; i++)
+        if (bits & 1u << i) {
+            lattio_detail_set("%s carries a lattice field's attribute %s, but %s", path, field_marks[i], why);
+            return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "marked, not a field");
+        }
+    return LATTIO_H5_NOT_FIELD;
+}
+
 /* Describe dataset ds at `path` as a field of nd lattice dimensions into
  * e: LATTIO_OK, LATTIO_H5_NOT_FIELD, or the status of what is wrong. */
 static int examine_dataset(hid_t fid, hid_t ds, const char *path, int nd, lattio_h5_entry *e)
@@ -205,7 +237,8 @@ static int examine_dataset(hid_t fid, hid_t ds, const char *path, int nd, lattio
     const int rank = sp < 0 ? -1 : H5Sget_simple_extent_dims(sp, dims, NULL);
     const int fb = t < 0 ? -1 : float_based(t, 0);
     int rc = rank < 0 || fb < 0 ? lattio_h5_damaged(path, "dataset's shape or type cannot be read") : LATTIO_OK;
-    if (rc == LATTIO_OK && (!fb || rank < nd)) rc = LATTIO_H5_NOT_FIELD;
+    if (rc == LATTIO_OK && !fb) rc = marked_yet_not_field(ds, path, "its element type is not real or complex floats");
+    if (rc == LATTIO_OK && rank < nd) rc = LATTIO_H5_NOT_FIELD;
     for (int i = 0; i < rank && rc == LATTIO_OK; i++)
         if (dims[i] == 0) rc = LATTIO_H5_NOT_FIELD;
     uint64_t reals = 0;
@@ -221,8 +254,10 @@ static int examine_dataset(hid_t fid, hid_t ds, const char *path, int nd, lattio
     if (rc == LATTIO_OK) rc = check_storage(fid, ds, path, H5Tget_size(t), dims, rank);
     if (rc == LATTIO_OK && snprintf(e->path, sizeof e->path, "%s", path) >= (int)sizeof e->path)
         rc = LATTIO_FAIL(LATTIO_ERR_HDF5_LIMIT, "path length");
+    unsigned marks = 0;
+    if (rc == LATTIO_OK) rc = marks_of(ds, path, &marks);
     if (rc == LATTIO_OK) {
-        e->layout = lattio_h5_has_attr(ds, ".kind") || lattio_h5_has_attr(ds, ".sha256") ? LATTIO_H5_QLUA : LATTIO_H5_QDP;
+        e->layout = marks & (MARK_KIND | MARK_SHA256) ? LATTIO_H5_QLUA : LATTIO_H5_QDP;
         e->nd = nd;
         for (int i = 0; i < nd; i++) /* x fastest */
             e->dims[i] = e->layout == LATTIO_H5_QLUA ? dims[i] : dims[nd - 1 - i];
@@ -231,13 +266,13 @@ static int examine_dataset(hid_t fid, hid_t ds, const char *path, int nd, lattio
         e->precision = lattio_real_size(fmt) == 4 ? 32 : 64;
         e->big_endian = fmt == LATTIO_REAL_F32_BE || fmt == LATTIO_REAL_F64_BE;
         e->gauge = nd == 4 && reals == 72;
-        e->checksum = lattio_h5_has_attr(ds, "suma") ? 1 : lattio_h5_has_attr(ds, ".sha256") ? 2 : 0;
+        e->checksum = marks & MARK_SUMA ? 1 : marks & MARK_SHA256 ? 2 : 0;
     }
     if (rc == LATTIO_OK && e->checksum == 2) { /* a .sha256 must be one lattio can compare */
         unsigned char sum[32];
         rc = lattio_h5_get_bytes32(ds, ".sha256", sum);
     }
-    if (rc == LATTIO_OK && (e->checksum == 1 || lattio_h5_has_attr(ds, "sumb"))) { /* both SciDAC words, each 32-bit */
+    if (rc == LATTIO_OK && (marks & (MARK_SUMA | MARK_SUMB))) { /* both SciDAC words, each 32-bit */
         uint32_t a = 0, b = 0;
         rc = lattio_h5_get_u32(ds, "suma", &a);
         if (rc == LATTIO_OK) rc = lattio_h5_get_u32(ds, "sumb", &b);
@@ -268,13 +303,17 @@ static int qlua_marked(hid_t fid, const char *path, int nd)
     for (int mu = 0; mu < nd; mu++) {
         char name[LATTIO_H5_PATH_MAX + 16];
         snprintf(name, sizeof name, "%s/%d", path, mu);
-        if (H5Lexists(fid, name, H5P_DEFAULT) <= 0) continue;
+        const htri_t there = H5Lexists(fid, name, H5P_DEFAULT);
+        if (there < 0) return lattio_h5_damaged(name, "link cannot be looked up");
+        if (!there) continue;
         hid_t o = H5Oopen(fid, name, H5P_DEFAULT);
-        const int marked = o >= 0 && H5Iget_type(o) == H5I_DATASET &&
-                           (lattio_h5_has_attr(o, ".kind") || lattio_h5_has_attr(o, ".sha256"));
-        if (o >= 0) H5Oclose(o);
+        if (o < 0) return lattio_h5_damaged(name, "object cannot be opened");
+        unsigned marks = 0;
+        const int rc = H5Iget_type(o) == H5I_DATASET ? marks_of(o, name, &marks) : LATTIO_OK;
+        H5Oclose(o);
         H5Eclear2(H5E_DEFAULT);
-        if (marked) return 1;
+        RETURN_IF_ERROR(rc);
+        if (marks & (MARK_KIND | MARK_SHA256)) return 1;
     }
     return 0;
 }
@@ -285,21 +324,33 @@ static int qlua_missing(const char *path, int mu, const char *what)
     return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "Qlua group");
 }
 
+/* A group without Qlua directions is no field, unless it carries a field's
+ * marks (lattio writes a Qlua field's metadata on its group). */
+static int group_not_field(hid_t fid, const char *path)
+{
+    hid_t g = H5Oopen(fid, path, H5P_DEFAULT);
+    if (g < 0) return lattio_h5_damaged(path, "group cannot be opened");
+    const int rc = marked_yet_not_field(g, path, "it holds no Qlua directions 0..3");
+    H5Oclose(g);
+    return rc;
+}
+
 /* A Qlua gauge group, all or nothing: every direction "0".."nd-1" a Qlua
  * dataset of colour matrices, of one type and one shape, and either every
  * one or none with a .sha256. */
 static int examine_group(hid_t fid, const char *path, int nd, lattio_h5_entry *e)
 {
-    if (!qlua_marked(fid, path, nd)) return LATTIO_H5_NOT_FIELD;
+    const int marked = qlua_marked(fid, path, nd);
+    RETURN_IF_ERROR(marked);
+    if (!marked) return group_not_field(fid, path);
     lattio_h5_entry d[LATTIO_MAX_DIMS];
     for (int mu = 0; mu < nd; mu++) {
         char name[LATTIO_H5_PATH_MAX + 16];
         snprintf(name, sizeof name, "%s/%d", path, mu);
         if (strlen(name) >= LATTIO_H5_PATH_MAX) return LATTIO_FAIL(LATTIO_ERR_HDF5_LIMIT, "path length");
-        if (H5Lexists(fid, name, H5P_DEFAULT) <= 0) {
-            H5Eclear2(H5E_DEFAULT);
-            return qlua_missing(path, mu, "is missing");
-        }
+        const htri_t there = H5Lexists(fid, name, H5P_DEFAULT);
+        if (there < 0) return lattio_h5_damaged(name, "link cannot be looked up");
+        if (!there) return qlua_missing(path, mu, "is missing");
         const int rc = examine_path(fid, name, nd, &d[mu]);
         if (rc == LATTIO_H5_NOT_FIELD || (rc == LATTIO_OK && d[mu].layout != LATTIO_H5_QLUA))
             return qlua_missing(path, mu, "is not a Qlua colour-matrix dataset");

@@ -105,6 +105,33 @@ static int detect(h5r *r)
     return LATTIO_OK;
 }
 
+/* An optional attribute's status: absent or of another type (a foreign
+ * writer's) is passed over, unreadable is not (an I/O error never reads
+ * as "no metadata"). */
+static int optional(int rc)
+{
+    return rc == LATTIO_ERR_NOT_FOUND || rc == LATTIO_ERR_HDF5_ATTRIBUTE ? LATTIO_OK : rc;
+}
+
+/* A string attribute into dst (size bytes), when present. */
+static int string_into(hid_t obj, const char *name, char *dst, size_t size)
+{
+    char *s = NULL;
+    const int rc = lattio_h5_get_string(obj, name, &s);
+    if (rc == LATTIO_OK) snprintf(dst, size, "%s", s);
+    lattio_free(s);
+    return optional(rc);
+}
+
+/* A small non-negative integer attribute (below `below`) into *dst, when present. */
+static int count_into(hid_t obj, const char *name, int64_t below, uint64_t *dst)
+{
+    int64_t v;
+    const int rc = lattio_h5_get_i64(obj, name, &v);
+    if (rc == LATTIO_OK && v >= 0 && v < below) *dst = (uint64_t)v;
+    return optional(rc);
+}
+
 /* Local: info->field from the object's attributes and shape. */
 static int describe(h5r *r, lattio_field_info *fi)
 {
@@ -116,21 +143,18 @@ static int describe(h5r *r, lattio_field_info *fi)
     fi->kind = r->d->elements == 72 && l->ndims == 4 ? LATTIO_FIELD_ILDG_GAUGE : LATTIO_FIELD_GENERIC;
     strcpy(fi->record_version, "1.1");
     fi->datacount = fi->kind == LATTIO_FIELD_ILDG_GAUGE ? 4 : 1;
-    char *s = NULL;
-    if (lattio_h5_get_string(r->obj, "scidac_datatype", &s) == LATTIO_OK) snprintf(fi->datatype, sizeof fi->datatype, "%s", s);
-    lattio_free(s);
-    s = NULL;
-    if (lattio_h5_get_string(r->obj, "scidac_date", &s) == LATTIO_OK) snprintf(fi->date, sizeof fi->date, "%s", s);
-    lattio_free(s);
-    int64_t v;
-    if (lattio_h5_get_i64(r->obj, "scidac_colors", &v) == LATTIO_OK && v >= 0 && v < 1000) fi->colors = (int)v;
-    if (lattio_h5_get_i64(r->obj, "scidac_spins", &v) == LATTIO_OK && v >= 0 && v < 1000) fi->spins = (int)v;
-    if (lattio_h5_get_i64(r->obj, "scidac_datacount", &v) == LATTIO_OK && v > 0 &&
-        r->d->elements % (uint64_t)v == 0)
-        fi->datacount = (uint64_t)v;
-    lattio_h5_get_string(r->obj, "ildg_data_lfn", &fi->lfn);
-    lattio_h5_get_string(r->obj, "file_xml", &fi->file_xml);
-    lattio_h5_get_string(r->obj, "record_xml", &fi->record_xml);
+    uint64_t colors = 0, spins = 0, count = 0;
+    RETURN_IF_ERROR(string_into(r->obj, "scidac_datatype", fi->datatype, sizeof fi->datatype));
+    RETURN_IF_ERROR(string_into(r->obj, "scidac_date", fi->date, sizeof fi->date));
+    RETURN_IF_ERROR(count_into(r->obj, "scidac_colors", 1000, &colors));
+    RETURN_IF_ERROR(count_into(r->obj, "scidac_spins", 1000, &spins));
+    RETURN_IF_ERROR(count_into(r->obj, "scidac_datacount", INT64_MAX, &count));
+    fi->colors = (int)colors;
+    fi->spins = (int)spins;
+    if (count > 0 && r->d->elements % count == 0) fi->datacount = count;
+    RETURN_IF_ERROR(optional(lattio_h5_get_string(r->obj, "ildg_data_lfn", &fi->lfn)));
+    RETURN_IF_ERROR(optional(lattio_h5_get_string(r->obj, "file_xml", &fi->file_xml)));
+    RETURN_IF_ERROR(optional(lattio_h5_get_string(r->obj, "record_xml", &fi->record_xml)));
     if (r->group) return LATTIO_OK;
     uint32_t a, b;
     const int ra = lattio_h5_get_u32(r->obj, "suma", &a), rb = lattio_h5_get_u32(r->obj, "sumb", &b);

@@ -36,10 +36,10 @@ void lattio_h5_call_end(lattio_h5_call *c)
 /* The walk keeps the innermost description (the cause), the outermost
  * function (the API call) and which classes of error the stack holds: a
  * filter pipeline (H5E_PLINE), a checksum filter's mismatch, or I/O below
- * HDF5 (H5E_IO, MPI). */
+ * HDF5 (H5E_IO, MPI) as the innermost cause. */
 typedef struct walk_state {
     char api[64], cause[160];
-    int pline, checksum, io;
+    int pline, checksum, mpi, io;
 } walk_state;
 
 static herr_t walk(unsigned n, const H5E_error2_t *e, void *data)
@@ -48,7 +48,11 @@ static herr_t walk(unsigned n, const H5E_error2_t *e, void *data)
     if (n == 0 && e->func_name) snprintf(w->api, sizeof w->api, "%s", e->func_name);
     if (e->desc && e->desc[0]) snprintf(w->cause, sizeof w->cause, "%s", e->desc);
     w->pline |= e->maj_num == H5E_PLINE;
-    w->io |= e->maj_num == H5E_IO || e->min_num == H5E_MPI || e->min_num == H5E_MPIERRSTR;
+    /* I/O below HDF5 failed when MPI did anywhere in the stack, or when
+     * the innermost error (walked last) is a failed read or seek; a bad
+     * address fails inside HDF5 first (H5E_ARGS, or H5E_IO/H5E_BADRANGE) */
+    w->mpi |= e->min_num == H5E_MPI || e->min_num == H5E_MPIERRSTR;
+    w->io = w->mpi || (e->maj_num == H5E_IO && (e->min_num == H5E_READERROR || e->min_num == H5E_SEEKERROR));
     /* HDF5's Fletcher32 filter reports its mismatch as a storage read error
      * named after itself (H5Zfletcher32.c), the one message matched */
     w->checksum |= e->maj_num == H5E_STORAGE && e->min_num == H5E_READERROR && e->desc &&
@@ -67,26 +71,40 @@ static int h5_fail_walked(int status, const char *what, walk_state *w)
 
 int lattio_h5_fail(int status, const char *what)
 {
-    walk_state w = {{0}, {0}, 0, 0, 0};
+    walk_state w = {{0}, {0}, 0, 0, 0, 0};
     return h5_fail_walked(status, what, &w);
+}
+
+int lattio_h5_io_failed(const char *path, const char *what)
+{
+    walk_state w = {{0}, {0}, 0, 0, 0, 0};
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, walk, &w);
+    H5Eclear2(H5E_DEFAULT);
+    if (!w.io) return LATTIO_OK;
+    lattio_detail_set("%s: %s: %s (%s)", path && path[0] ? path : "/", what, w.cause, w.api);
+    return LATTIO_FAIL(LATTIO_ERR_READ, what);
 }
 
 int lattio_h5_damaged(const char *path, const char *what)
 {
+    RETURN_IF_ERROR(lattio_h5_io_failed(path, what)); /* not damage: a read below HDF5 failed */
     lattio_detail_set("%s: %s", path && path[0] ? path : "/", what);
-    H5Eclear2(H5E_DEFAULT);
     return LATTIO_FAIL(LATTIO_ERR_HDF5_DAMAGED, what);
 }
 
-int lattio_h5_read_fail(void)
+/* A failed call classed by HDF5's error stack (see walk), `otherwise` when
+ * no class applies. */
+static int h5_fail_classed(int otherwise, const char *what)
 {
-    walk_state w = {{0}, {0}, 0, 0, 0};
-    const int rc = h5_fail_walked(LATTIO_ERR_HDF5_DAMAGED, "H5Dread", &w);
+    walk_state w = {{0}, {0}, 0, 0, 0, 0};
+    const int rc = h5_fail_walked(otherwise, what, &w);
     if (w.checksum) return LATTIO_FAIL(LATTIO_ERR_CHECKSUM, "filter checksum");
     if (w.pline) return LATTIO_FAIL(LATTIO_ERR_HDF5_FILTER, "filter");
-    if (w.io) return LATTIO_FAIL(LATTIO_ERR_READ, "H5Dread");
+    if (w.io) return LATTIO_FAIL(LATTIO_ERR_READ, what);
     return rc;
 }
+
+int lattio_h5_read_fail(void) { return h5_fail_classed(LATTIO_ERR_HDF5_DAMAGED, "H5Dread"); }
 
 int lattio_h5_args_agree(MPI_Comm comm, const char *target, const lattio_field_desc *d, const lattio_layout *l,
                          const lattio_h5_options *o, int writing)
@@ -107,8 +125,9 @@ int lattio_h5_args_agree(MPI_Comm comm, const char *target, const lattio_field_d
 
 int lattio_h5_open_fail(void)
 {
-    /* the file was readable (its signature was), so what HDF5 cannot open is damage */
-    const int rc = lattio_h5_fail(LATTIO_ERR_HDF5_DAMAGED, "H5Fopen");
+    /* the file was readable (its signature was), so what HDF5 cannot open
+     * is damage, unless a read below HDF5 failed */
+    const int rc = h5_fail_classed(LATTIO_ERR_HDF5_DAMAGED, "H5Fopen");
     return strstr(lattio_detail_peek(), "truncated file") ? LATTIO_FAIL(LATTIO_ERR_TRUNCATED_PAYLOAD, "truncated")
                                                           : rc;
 }
@@ -218,14 +237,20 @@ int lattio_h5_put_bytes32(hid_t obj, const char *name, const unsigned char *v, i
     return rc;
 }
 
-int lattio_h5_has_attr(hid_t obj, const char *name) { return H5Aexists(obj, name) > 0; }
+int lattio_h5_has_attr(hid_t obj, const char *name)
+{
+    const htri_t has = H5Aexists(obj, name);
+    return has < 0 ? lattio_h5_damaged(name, "attribute cannot be looked up") : has > 0;
+}
 
 /* Open attribute `name` holding exactly one element (ERR_NOT_FOUND when
  * absent, ERR_HDF5_ATTRIBUTE when not scalar). */
 static int open_scalar(hid_t obj, const char *name, hid_t *a)
 {
     *a = -1;
-    if (H5Aexists(obj, name) <= 0) return LATTIO_ERR_NOT_FOUND;
+    const int has = lattio_h5_has_attr(obj, name);
+    RETURN_IF_ERROR(has);
+    if (!has) return LATTIO_ERR_NOT_FOUND;
     *a = H5Aopen(obj, name, H5P_DEFAULT);
     RETURN_IF_ERROR(H5_CHECK(*a, name));
     hid_t sp = H5Aget_space(*a);

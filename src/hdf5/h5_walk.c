@@ -77,8 +77,9 @@ static int push(walk *w, const char *name, size_t len)
     if (g < 0) return lattio_h5_damaged(w->path, "group cannot be opened");
     H5G_info_t gi;
     if (H5Gget_info(g, &gi) < 0) {
+        const int rc = lattio_h5_damaged(w->path, "group's links cannot be read"); /* before the close clears HDF5's stack */
         H5Gclose(g);
-        return lattio_h5_damaged(w->path, "group's links cannot be read");
+        return rc;
     }
     if (gi.nlinks > LATTIO_H5_MAX_LINKS) {
         H5Gclose(g);
@@ -191,7 +192,9 @@ static int component(hid_t fid, char *out, size_t size, const char *c, size_t n,
     }
     snprintf(out + len, size - len, "/%.*s", (int)n, c);
     H5L_info_t li;
-    if (H5Lexists(fid, out, H5P_DEFAULT) <= 0 || H5Lget_info(fid, out, &li, H5P_DEFAULT) < 0) {
+    const htri_t there = H5Lexists(fid, out, H5P_DEFAULT);
+    if (there < 0) RETURN_IF_ERROR(lattio_h5_io_failed(out, "link cannot be looked up")); /* else: below a dataset */
+    if (there <= 0 || H5Lget_info(fid, out, &li, H5P_DEFAULT) < 0) {
         lattio_detail_set("no object %s", out);
         return LATTIO_FAIL(LATTIO_ERR_HDF5_NOT_FOUND, "component");
     }

@@ -68,17 +68,37 @@ void lattio_note_full_disk(lattio_file *f, int status)
         lattio_errno_set(ENOSPC);
 }
 
+/* The order of failures for agreement: a failed transfer (I/O, MPI) first,
+ * since it explains what other ranks then make of what they read (a
+ * format or checksum failure); "another rank failed" last; among equals,
+ * the most negative status. */
+enum { PRECEDENCE = 100000 };
+
+static int precedence(int status)
+{
+    if (status >= 0) return status;
+    const int io = (status <= -100 && status > -200) || (status <= -400 && status > -500);
+    return status - (io ? 2 : status == LATTIO_ERR_OTHER_RANK ? 0 : 1) * PRECEDENCE;
+}
+
+static int status_of(int key)
+{
+    while (key <= -PRECEDENCE) key += PRECEDENCE;
+    return key;
+}
+
 int lattio_agree(MPI_Comm comm, int status)
 {
     int rank = 0;
     if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS) return LATTIO_ERR_MPI;
     struct {
         int value, rank;
-    } mine = {status, rank}, all = {0, 0};
+    } mine = {precedence(status), rank}, all = {0, 0};
     int prev = lattio_prof_push(lattio_prof_active(), LATTIO_PHASE_SYNC);
     int rc = MPI_Allreduce(&mine, &all, 1, MPI_2INT, MPI_MINLOC, comm);
     lattio_prof_pop(lattio_prof_active(), prev);
     RETURN_IF(rc != MPI_SUCCESS, LATTIO_ERR_MPI);
+    all.value = status_of(all.value);
     if (all.value < 0) { /* the failing rank's system reason, for every rank's message */
         int err = lattio_errno_peek();
         RETURN_IF(MPI_Bcast(&err, 1, MPI_INT, all.rank, comm) != MPI_SUCCESS, LATTIO_ERR_MPI);

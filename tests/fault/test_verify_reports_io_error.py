@@ -5,9 +5,12 @@ never as damage (no checksum line, no "checksum FAILED") and never hidden by
 a serial re-read that prints "ok".  The fault comes from the interposer of
 tests/fault (libfault_preload.so, LD_PRELOAD), armed from the environment:
 the first MPI-IO read of rank 0 or of rank 1 fails (MPI_ERR_IO), or is
-short inside the file."""
+short inside the file.  The same for an HDF5 file (issue 28, "I/O is I/O"):
+whichever MPI-IO read of rank 1 fails -- HDF5's superblock, an object
+header, the data -- verify reports ERR_READ on every rank, never damage."""
 import json
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tool_mpi"))
@@ -15,7 +18,7 @@ import mpiutil as mu  # noqa: E402
 import toolutil as tu  # noqa: E402
 
 
-def verify(opt, fault, extra=()):
+def verify(opt, fault, extra=(), path=None):
     env = {}
     if fault:
         rank, mode = fault
@@ -23,7 +26,35 @@ def verify(opt, fault, extra=()):
                # the faults are in read calls: the mapped strategy (the
                # default on one node) reads the page cache without any
                "LATTIO_STRATEGY": "independent"}
-    return mu.run_mpi(opt, 2, ["verify"] + list(extra) + [tu.data_path("unity.lime")], env=env)
+    return mu.run_mpi(opt, 2, ["verify"] + list(extra) + [path or tu.data_path("unity.lime")], env=env)
+
+
+def hdf5_reads(opt):
+    """Rank 1's k-th MPI-IO read fails, for k = 1, 2, ... until a k beyond
+    its last read lets verify pass.  (Rank 0's are left out but for its
+    first: HDF5 1.10.8 reads metadata collectively on rank 0 and, when that
+    read fails, skips the broadcast the others wait in -- a hang inside
+    HDF5, fixed upstream by HDFGroup/hdf5#1183.)"""
+    p = subprocess.run([tu.LATTIO, "convert", tu.data_path("unity.lime"), "u.h5", "--to", "hdf5"],
+                       capture_output=True, env=mu.serial_env())
+    if p.returncode != 0 and b"ERR_HDF5_UNAVAILABLE" in p.stderr:
+        return
+    tu.check_eq(p.returncode, 0, "converted to HDF5")
+    faults = [(0, 1)] + [(1, k) for k in list(range(1, 12)) + list(range(12, 400, 4))]
+    failed = 0
+    for rank, k in faults:
+        env = {"LD_PRELOAD": opt.preload, "FAULT_RANK": str(rank), "FAULT_CALL": str(k), "FAULT_MODE": "mpiread"}
+        p = mu.run_mpi(opt, 2, ["verify", "u.h5"], env=env)
+        if p.returncode == 0 and rank == 1:
+            break
+        failed += 1
+        what = "HDF5, rank %d, read %d" % (rank, k)
+        tu.check_eq(p.returncode, 1, "%s: verify fails" % what)
+        tu.check(b"(ERR_READ)" in p.stdout, "%s: ERR_READ: %r" % (what, p.stdout[-400:]))
+        tu.check(b"ERR_HDF5" not in p.stdout and b"ERR_CHECKSUM" not in p.stdout, "%s: not damage" % what)
+    else:
+        tu.check(False, "HDF5: some read beyond rank 1's last lets verify pass")
+    tu.check(failed > 10, "HDF5: more than 10 reads of rank 1 made to fail (%d)" % failed)
 
 
 def main():
@@ -46,6 +77,7 @@ def main():
         rec = d["binary_records"][0]
         tu.check(rec["read"] is False and rec["ok"] is False and not d["ok"], "%s: JSON says unread" % what)
         tu.check(any("ERR_READ" in s for s in d["problems"]), "%s: JSON problem ERR_READ" % what)
+    hdf5_reads(opt)
     tu.finish()
 
 
