@@ -23,3 +23,19 @@ def test_docstring_names_parameters(name):
         return
     for p in inspect.signature(obj).parameters.values():
         assert p.name in doc, "lattio.%s's docstring does not explain %r" % (name, p.name)
+
+
+def test_readme_python_example(tmp_path, monkeypatch):
+    """The README's Python example runs as printed (from the repository
+    root, writing into a scratch directory)."""
+    import os
+    import re
+
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    with open(os.path.join(root, "README.md")) as f:
+        blocks = re.findall(r"```python\n(.*?)```", f.read(), re.S)
+    assert blocks, "the README has a Python example"
+    code = blocks[0].replace("tests/data/real/", os.path.join(root, "tests", "data", "real") + os.sep)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "README.md", "exec"), {})
+    assert (tmp_path / "cfg.h5").is_file()

@@ -144,7 +144,7 @@ static uint64_t shortest_run(const lattio_layout *l)
  * aggregator) was the fastest writer under both MPI-IO components and the
  * fastest reader under ROMIO, 2.5-5x faster than independent there.
  * Re-measured on the merged code with a quieter machine (lattio bench, the
- * same lattice, 3 reps, 1-min load 1.7-3.9, README "lattio bench" table):
+ * same lattice, 3 reps, 1-min load 1.7-3.9, docs/performance.md "lattio bench" table):
  * for fine x,y splits independent reads were 1.8-2.7x faster than serial or
  * aggregate reads at 2 and 4 ranks under both components (ompio np4: 4851
  * against 2000 MiB/s), while aggregate/serial stayed the faster writers
