@@ -208,8 +208,8 @@ static int marks_of(hid_t obj, const char *path, unsigned *bits)
 {
     *bits = 0;
     for (unsigned i = 0; i < sizeof field_marks / sizeof *field_marks; i++) {
-        const int has = lattio_h5_has_attr(obj, field_marks[i]);
-        if (has < 0) return lattio_h5_damaged(path, "an attribute cannot be looked up");
+        const int has = lattio_h5_has_attr(obj, field_marks[i]); /* < 0: already classed, read or damage */
+        RETURN_IF_ERROR(has);
         if (has) *bits |= 1u << i;
     }
     return LATTIO_OK;

@@ -107,7 +107,8 @@ int lattio_file_has_type(const lattio_file *f, const char *type);
  * sync-barrier-sync, nothing on a single rank. */
 int lattio_xfer_sync(lattio_file *f);
 
-/* Collective: one status on every rank (the most negative; lattio_agree). */
+/* Collective: one status on every rank (a failed transfer first, else the
+ * most negative; lattio_agree). */
 int lattio_xfer_agree(lattio_file *f, int rc);
 /* Collective on comm (no file yet): the same agreement (agree.c). */
 int lattio_agree(MPI_Comm comm, int status);

@@ -18,7 +18,7 @@ import mpiutil as mu  # noqa: E402
 import toolutil as tu  # noqa: E402
 
 
-def verify(opt, fault, extra=(), path=None):
+def verify(opt, fault, extra=()):
     env = {}
     if fault:
         rank, mode = fault
@@ -26,7 +26,7 @@ def verify(opt, fault, extra=(), path=None):
                # the faults are in read calls: the mapped strategy (the
                # default on one node) reads the page cache without any
                "LATTIO_STRATEGY": "independent"}
-    return mu.run_mpi(opt, 2, ["verify"] + list(extra) + [path or tu.data_path("unity.lime")], env=env)
+    return mu.run_mpi(opt, 2, ["verify"] + list(extra) + [tu.data_path("unity.lime")], env=env)
 
 
 def hdf5_reads(opt):
