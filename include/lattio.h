@@ -18,6 +18,35 @@
  *     status on every rank.
  *   - thread safety: distinct handles may be used from distinct threads; one
  *     handle must not be used by two threads at once.
+ *
+ * Configuration (the environment; read in one place, src/core/config.c,
+ * never on a transfer's path).  A file takes the first ten from rank 0's
+ * environment when it is opened (lattio_open, lattio_attach), so every rank
+ * makes the same choices; the process reads the last four once.  A value
+ * that is not understood leaves the default (LATTIO_TRACE says so).
+ *   variable                 default               meaning
+ *   LATTIO_STRATEGY          auto                  strategy when lattio_options.strategy is
+ *                                                  AUTO: independent|collective|aggregate|
+ *                                                  serial|mapped|auto
+ *   LATTIO_STAGING_BYTES     strategy's own        a field's staging buffer in bytes when
+ *                                                  lattio_field_desc.staging_bytes is 0
+ *   LATTIO_WRITE_PIECE       file system's         bytes per independent write call, 4096 to
+ *                                                  2^30 (stripe/block on Lustre, GPFS, NFS;
+ *                                                  else 256 KiB)
+ *   LATTIO_STRIPING_UNIT     hint or file system   aggregate/serial file-domain alignment
+ *   LATTIO_CB_NODES          hint or one per node  aggregators of the aggregate strategy
+ *   LATTIO_CB_BUFFER_SIZE    hint or 16 MiB        bytes per aggregator and round (<= 1 GiB)
+ *   LATTIO_AGG_SHARED        a node's ranks        who shares aggregator windows: unset, a
+ *                                                  node's ranks; 0, nobody; k, groups of k
+ *   LATTIO_FIELD_THREADS     the rule              0 never, 1 always stage fields on a helper
+ *                                                  thread; unset: where CPUs are spare
+ *   LATTIO_WRITEBACK         1                     0: durable writes start no early writeback
+ *   LATTIO_TRUST_COLLECTIVE  0                     1: OMPIO collective writes not verified
+ *   LATTIO_TRACE             0                     non-0: a trace on stderr
+ *   LATTIO_H5_GUARD          1                     0: HDF5 input not examined in a child first
+ *   OMPI_MCA_io              Open MPI's            read when MPI_T cannot name the io component
+ *   OMPI_MCA_sharedfp        Open MPI's            read when MPI_T cannot name it
+ * The same table with more words: docs/configuration.md.
  */
 #ifndef LATTIO_H
 #define LATTIO_H

@@ -1,5 +1,6 @@
 /* status.c -- the error table's messages and names, the trace channel and
  * the allocation wrapper. */
+#include "config.h"
 #include "internal.h"
 
 #include <limits.h>
@@ -48,8 +49,7 @@ int lattio_trace_enabled(void)
 {
     int s = atomic_load(&trace_state);
     if (s < 0) {
-        const char *e = getenv("LATTIO_TRACE");
-        s = (e && *e && strcmp(e, "0") != 0) ? 1 : 0;
+        s = lattio_process_config_get()->trace;
         atomic_store(&trace_state, s);
     }
     return s;

@@ -34,6 +34,6 @@ void lattio_field_pipe_free(lattio_field_pipe *p);
 /* Collective: the XOR of every rank's sum in *sum. */
 int lattio_field_xor_sum(MPI_Comm comm, lattio_scidac_sum *sum);
 /* The staging bound of d in bytes. */
-uint64_t lattio_field_staging_bound(const lattio_field_desc *d);
+uint64_t lattio_field_staging_bound(const lattio_field_desc *d, const lattio_file *f);
 
 #endif

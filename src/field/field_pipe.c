@@ -67,15 +67,11 @@ static int is_native(int fmt)
     return fmt == LATTIO_REAL_F32_NATIVE || fmt == LATTIO_REAL_F64_NATIVE;
 }
 
-/* Staging bound: the descriptor's, the environment's, or 0 (the
- * strategy's default: src/io/independent.c, collective.c). */
-uint64_t lattio_field_staging_bound(const lattio_field_desc *d)
+/* Staging bound: the descriptor's, the environment's (LATTIO_STAGING_BYTES),
+ * or 0 (the strategy's default: src/io/independent.c, collective.c). */
+uint64_t lattio_field_staging_bound(const lattio_field_desc *d, const lattio_file *f)
 {
-    if (d->staging_bytes) return d->staging_bytes;
-    const char *e = getenv("LATTIO_STAGING_BYTES");
-    const uint64_t v = lattio_parse_size(e);
-    if (!v && e && *e) LATTIO_TRACE("LATTIO_STAGING_BYTES=%s ignored", e);
-    return v;
+    return d->staging_bytes ? d->staging_bytes : lattio_xfer_staging_bytes(f);
 }
 
 /* The layout's sites are the descriptor's elements in memory format. */
@@ -115,7 +111,7 @@ int lattio_field_pipe_init(lattio_field_pipe *p, lattio_file *f, const lattio_fi
     /* the bound counts the larger of a memory and a disk site, as each
      * staging buffer holds one and the block the other */
     const size_t big = p->st.disk_site > l->site_bytes ? p->st.disk_site : l->site_bytes;
-    const uint64_t bound = lattio_field_staging_bound(d);
+    const uint64_t bound = lattio_field_staging_bound(d, f);
     const uint64_t sites = bound ? (bound / big ? bound / big : 1) : 0;
     p->s.fill = lattio_field_stage_fill;
     p->s.drain = lattio_field_stage_drain;

@@ -13,6 +13,7 @@
  * the call that would have crashed or hung it.  LATTIO_H5_GUARD=0 turns
  * the child off (where an MPI library forbids fork). */
 #define _GNU_SOURCE
+#include "config.h"
 #include "h5_internal.h"
 
 #include <errno.h>
@@ -32,12 +33,6 @@ typedef struct verdict {
     int status;
     char detail[1024];
 } verdict;
-
-static int guard_enabled(void)
-{
-    const char *e = getenv("LATTIO_H5_GUARD");
-    return !(e && strcmp(e, "0") == 0);
-}
 
 /* In the child: open, examine, report, leave. */
 static void child(int fd, const char *path, lattio_h5_file_fn fn, void *data)
@@ -81,7 +76,7 @@ static int await(int fd, verdict *v, int seconds)
 
 int lattio_h5_guarded(const char *path, lattio_h5_file_fn fn, void *data)
 {
-    if (!guard_enabled()) return LATTIO_OK;
+    if (!lattio_process_config_get()->h5_guard) return LATTIO_OK; /* LATTIO_H5_GUARD=0 */
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) return LATTIO_FAIL_ERRNO(LATTIO_ERR_HDF5, "pipe for the HDF5 guard");
     fflush(NULL);

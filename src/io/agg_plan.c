@@ -28,10 +28,10 @@
 
 /* --- parameters: block, aggregators, buffer, sharing (rank 0 decides) ---- */
 
-/* The value of hint `key`: environment variable `env`, else f's info. */
-static uint64_t hint(const lattio_file *f, const char *key, const char *env)
+/* The value of hint `key`: the environment's `v` (f->cfg) when set, else
+ * f's info. */
+static uint64_t hint(const lattio_file *f, const char *key, uint64_t v)
 {
-    uint64_t v = lattio_parse_size(getenv(env));
     if (v || f->info == MPI_INFO_NULL) return v;
     char val[64] = "";
     int flag = 0;
@@ -39,30 +39,18 @@ static uint64_t hint(const lattio_file *f, const char *key, const char *env)
     return lattio_parse_size(val);
 }
 
-/* LATTIO_AGG_SHARED: unset, the ranks of a node share the aggregators'
- * windows; "0", nobody does (every piece is a message); k, groups of k
- * consecutive ranks of a node do. */
-static uint64_t shared_group(void)
-{
-    const char *e = getenv("LATTIO_AGG_SHARED");
-    if (!e || !*e) return UINT64_MAX;
-    if (strcmp(e, "0") == 0) return 0;
-    uint64_t k = lattio_parse_size(e);
-    return k ? k : UINT64_MAX;
-}
-
 int lattio_agg_params(lattio_file *f, agg_params *p)
 {
     uint64_t v[4] = {0, 0, 0, 0};
     if (f->rank == 0) {
-        v[0] = hint(f, "striping_unit", "LATTIO_STRIPING_UNIT");
+        v[0] = hint(f, "striping_unit", f->cfg.striping_unit);
         if (!v[0]) v[0] = lattio_file_alignment(f, 0); /* from the file system (fsinfo.c) */
         if (v[0] > AGG_MAX_BLOCK) v[0] = AGG_MAX_BLOCK;
-        v[1] = hint(f, "cb_nodes", "LATTIO_CB_NODES");
-        v[2] = hint(f, "cb_buffer_size", "LATTIO_CB_BUFFER_SIZE");
+        v[1] = hint(f, "cb_nodes", f->cfg.cb_nodes);
+        v[2] = hint(f, "cb_buffer_size", f->cfg.cb_buffer_size);
         if (!v[2]) v[2] = AGG_BUFFER;
         if (v[2] > AGG_MAX_BUFFER) v[2] = AGG_MAX_BUFFER;
-        v[3] = shared_group();
+        v[3] = f->cfg.agg_shared; /* LATTIO_AGG_SHARED */
     }
     RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(v, 4, MPI_UINT64_T, 0, f->comm), LATTIO_ERR_MPI));
     *p = (agg_params){.block = v[0], .nodes = v[1], .buffer = v[2], .shared = v[3]};

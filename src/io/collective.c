@@ -57,16 +57,14 @@ void lattio_collective_test_hooks(uint64_t staging_bytes, int force_guard, int i
 
 /* --- is the MPI library trusted with collective writes? ------------------ */
 
-int lattio_collective_untrusted(void)
+int lattio_collective_untrusted(const lattio_file *f)
 {
-    static int state = -1; /* the io component does not change during a run */
-    if (state < 0) {
-        const char *trust = getenv("LATTIO_TRUST_COLLECTIVE");
-        if (trust && strcmp(trust, "1") == 0) state = 0;
-        else state = lattio_mpi_is_open_mpi() && lattio_mpi_ompio_selected();
-        LATTIO_TRACE("collective writes %s", state ? "verified (Open MPI with OMPIO)" : "trusted");
+    static int ompio = -1; /* the io component does not change during a run */
+    if (ompio < 0) {
+        ompio = lattio_mpi_is_open_mpi() && lattio_mpi_ompio_selected();
+        LATTIO_TRACE("collective writes %s", ompio ? "verified (Open MPI with OMPIO)" : "trusted");
     }
-    return state;
+    return ompio && !(f && f->cfg.trust_collective); /* LATTIO_TRUST_COLLECTIVE=1: trusted */
 }
 
 /* --- derived types of any size ------------------------------------------- */
@@ -259,7 +257,7 @@ static int collective_move(lattio_move *m, int writing)
     const lattio_layout *l = m->l;
     coll c = {.m = m, .f = f, .l = l, .base = m->base};
     lattio_slab_plan_make(&c.p, l, budget(m));
-    c.guard = writing && (force_guard_ || lattio_collective_untrusted());
+    c.guard = writing && (force_guard_ || lattio_collective_untrusted(f));
     int rc = LATTIO_OK;
     uint64_t bytes = lattio_layout_global_sites(l) * l->site_bytes;
     if (m->base > (uint64_t)LLONG_MAX - bytes) rc = LATTIO_FAIL(LATTIO_ERR_OVERFLOW, "offset");

@@ -77,19 +77,28 @@ uint64_t lattio_file_alignment(const lattio_file *f, uint64_t striping_unit)
 #define WRITE_PIECE_PAGE_CACHE ((uint64_t)256 << 10)
 
 /* Local.  Bytes per independent write call on f: LATTIO_WRITE_PIECE when
- * set (4096 to 2^30 bytes), else on Lustre, GPFS and NFS the file system's
+ * set (f->cfg), else on Lustre, GPFS and NFS the file system's
  * unit (lattio_file_alignment: the stripe size, the block), as on every
  * known network file system, elsewhere (local page-cache file systems and
  * unknown ones) WRITE_PIECE_PAGE_CACHE. */
 static uint64_t write_piece(const lattio_file *f)
 {
-    const char *e = getenv("LATTIO_WRITE_PIECE");
-    const uint64_t v = lattio_parse_size(e);
-    if (v >= 4096 && v <= ((uint64_t)1 << 30)) return v;
-    if (e && *e) LATTIO_TRACE("LATTIO_WRITE_PIECE=%s ignored (4096 to 2^30 bytes)", e);
+    if (f->cfg.write_piece) return f->cfg.write_piece;
     if (lattio_fs_is_network(f->fs_kind) && f->fs_kind != LATTIO_FS_UNKNOWN)
         return lattio_file_alignment(f, f->opt.stripe_size);
     return WRITE_PIECE_PAGE_CACHE;
+}
+
+/* Collective.  Rank 0 reads the configuration from its environment;
+ * everyone takes it, so ranks on nodes with different environments make
+ * the same choices. */
+static int share_config(lattio_file *f)
+{
+    if (f->rank == 0) {
+        lattio_config_read(&f->cfg);
+        lattio_config_trace(&f->cfg);
+    }
+    return MPI_CHECK(MPI_Bcast(&f->cfg, (int)sizeof f->cfg, MPI_BYTE, 0, f->comm), LATTIO_ERR_MPI);
 }
 
 /* Collective.  Rank 0 detects the file system of the path (of its
@@ -292,6 +301,7 @@ int lattio_open(MPI_Comm comm, const char *path, int mode, MPI_Info info,
                                                        : LATTIO_OK);
     if (rc == LATTIO_OK) rc = lattio_agree(f->comm, same_arguments(f, path, mode));
     if (rc == LATTIO_OK) rc = lattio_agree(f->comm, make_hints(f, info));
+    if (rc == LATTIO_OK) rc = share_config(f);
     if (rc == LATTIO_OK) rc = detect_fs(f);
     if (rc == LATTIO_OK) rc = count_nodes(f);
     if (rc == LATTIO_OK) rc = lattio_agree(f->comm, refuse_hang(f));
@@ -473,6 +483,7 @@ int lattio_attach(MPI_Comm comm, MPI_File fh, int mode, uint64_t offset,
     if (rc == LATTIO_OK) rc = lattio_agree(f->comm, make_hints(f, MPI_INFO_NULL)); /* for lattio's use */
     if (rc == LATTIO_OK) rc = lattio_agree(f->comm, same_offset(f, mode, offset));
     if (rc == LATTIO_OK) rc = lattio_agree(f->comm, borrow(f, fh));
+    if (rc == LATTIO_OK) rc = share_config(f);
     if (rc == LATTIO_OK) rc = count_nodes(f);
     f->write_piece = write_piece(f);
     f->base = f->offset = offset;

@@ -3,6 +3,7 @@
 #ifndef LATTIO_IO_INTERNAL_H
 #define LATTIO_IO_INTERNAL_H
 
+#include "config.h"
 #include "internal.h"
 #include "fsinfo.h"
 #include "xfer.h"
@@ -30,6 +31,7 @@ struct lattio_file {
     MPI_File fh;
     int mode;            /* LATTIO_MODE_* */
     lattio_options opt;
+    lattio_config cfg;   /* the environment's settings: rank 0's, read at open (config.c) */
     char *path;          /* final name */
     char *tmp;           /* temporary name (rank 0 and others alike), NULL in place */
     MPI_Info info;       /* the hints passed to MPI_File_open (the caller's, completed from
@@ -215,8 +217,9 @@ void lattio_agg_cache_free(lattio_file *f);
 uint64_t lattio_file_alignment(const lattio_file *f, uint64_t striping_unit);
 
 /* Local.  1 when the MPI library is known to corrupt collective writes
- * (Open MPI with the OMPIO component) and LATTIO_TRUST_COLLECTIVE is not 1. */
-int lattio_collective_untrusted(void);
+ * (Open MPI with the OMPIO component) and f's LATTIO_TRUST_COLLECTIVE (read
+ * at open; f NULL: none) is not 1. */
+int lattio_collective_untrusted(const lattio_file *f);
 /* Local.  Runs this process rewrote after a corrupted collective write. */
 uint64_t lattio_collective_repairs(void);
 

@@ -99,9 +99,7 @@ int lattio_lanes_finish(lattio_lanes *x)
 /* Local: this rank's wish for a helper thread (see strategy.h). */
 static int helper_wanted(const lattio_file *f)
 {
-    const char *e = getenv("LATTIO_FIELD_THREADS");
-    if (e && strcmp(e, "0") == 0) return 0;
-    if (e && strcmp(e, "1") == 0) return 1;
+    if (f->cfg.field_threads >= 0) return f->cfg.field_threads; /* LATTIO_FIELD_THREADS */
     int level = MPI_THREAD_SINGLE;
     if (MPI_Query_thread(&level) != MPI_SUCCESS || level < MPI_THREAD_FUNNELED) return 0;
     return lattio_cpus_allowed() >= 2 && lattio_cpus_online() >= 2 * f->node_ranks;

@@ -81,8 +81,7 @@ static int selected(const char *sel, const char *name)
 /* Without MPI_T: OMPIO unless OMPI_MCA_io rules it out. */
 static int ompio_from_environment(void)
 {
-    const char *io = getenv("OMPI_MCA_io");
-    return selected(io ? io : "", "ompio");
+    return selected(lattio_process_config_get()->ompi_io, "ompio");
 }
 
 /* Open MPI selects the allowed io component of highest priority.  The
@@ -116,6 +115,5 @@ int lattio_mpi_sharedfp_hazard(void)
         MPI_T_finalize();
         if (known) return selected(sfp, "lockedfile");
     }
-    const char *env = getenv("OMPI_MCA_sharedfp");
-    return selected(env ? env : "", "lockedfile");
+    return selected(lattio_process_config_get()->ompi_sharedfp, "lockedfile");
 }

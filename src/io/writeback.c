@@ -18,8 +18,7 @@ void lattio_writeback_open(lattio_file *f)
 {
     f->wb_fd = -1;
 #if defined(__linux__) && defined(SYNC_FILE_RANGE_WRITE)
-    const char *e = getenv("LATTIO_WRITEBACK");
-    if (!f->opt.durable || f->mode == LATTIO_MODE_READ || (e && strcmp(e, "0") == 0)) return;
+    if (!f->opt.durable || f->mode == LATTIO_MODE_READ || !f->cfg.writeback) return;
     const char *name = f->tmp ? f->tmp : f->path;
     if (name && *name) f->wb_fd = open(name, O_RDONLY | O_CLOEXEC);
 #endif

@@ -79,26 +79,7 @@ int lattio_lattice_fits(const lattio_layout *l, uint64_t offset, uint64_t record
     return LATTIO_OK;
 }
 
-/* Local.  The strategy LATTIO_STRATEGY names (independent, collective,
- * aggregate, serial, auto); AUTO when unset or unknown. */
-static int strategy_from_environment(void)
-{
-    static const struct {
-        const char *name;
-        int strategy;
-    } names[] = {{"independent", LATTIO_STRATEGY_INDEPENDENT},
-                 {"collective", LATTIO_STRATEGY_COLLECTIVE},
-                 {"aggregate", LATTIO_STRATEGY_AGGREGATE},
-                 {"serial", LATTIO_STRATEGY_SERIAL},
-                 {"mapped", LATTIO_STRATEGY_MAPPED},
-                 {"auto", LATTIO_STRATEGY_AUTO}};
-    const char *e = getenv("LATTIO_STRATEGY");
-    if (!e || !*e) return LATTIO_STRATEGY_AUTO;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(e, names[i].name) == 0) return names[i].strategy;
-    LATTIO_TRACE("LATTIO_STRATEGY=%s unknown: auto", e);
-    return LATTIO_STRATEGY_AUTO;
-}
+uint64_t lattio_xfer_staging_bytes(const lattio_file *f) { return f->cfg.staging_bytes; }
 
 /* Local.  The shortest contiguous file run of box l in bytes (a box
  * covering the fastest file dimensions entirely has runs spanning them);
@@ -196,7 +177,7 @@ static int choose_strategy(lattio_file *f, const lattio_layout *l, int writing, 
                            uint64_t *naggs)
 {
     int s = f->opt.strategy;
-    if (s == LATTIO_STRATEGY_AUTO) s = strategy_from_environment();
+    if (s == LATTIO_STRATEGY_AUTO) s = f->cfg.strategy; /* LATTIO_STRATEGY */
     int rc = s >= LATTIO_STRATEGY_AUTO && s <= LATTIO_STRATEGY_MAPPED
                  ? LATTIO_OK
                  : LATTIO_FAIL(LATTIO_ERR_ARG, "unknown lattio_options.strategy");

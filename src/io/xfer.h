@@ -57,6 +57,10 @@ int lattio_xfer_write(lattio_file *f, const lattio_layout *l, uint64_t offset, i
 int lattio_xfer_read(lattio_file *f, const lattio_layout *l, uint64_t offset, int partial,
                      const lattio_stager *s, lattio_xfer_info *out);
 
+/* Local.  The staging bytes f's configuration asks for (LATTIO_STAGING_BYTES
+ * at open), 0 when none. */
+uint64_t lattio_xfer_staging_bytes(const lattio_file *f);
+
 /* A complete small record (metadata: XML, checksums): rank 0's payload. */
 typedef struct lattio_xfer_record {
     const char *type;

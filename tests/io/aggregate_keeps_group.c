@@ -53,11 +53,15 @@ static void layout_for(const uint64_t *g, lattio_layout *l)
     bc_layout_of(&s, mpitest_rank, 0, l);
 }
 
-static void environment(const step *st)
+/* Step st's environment, taken by open file f at once (a file reads the
+ * environment when it is opened; here the parameters change between calls
+ * on one handle). */
+static void environment(lattio_file *f, const step *st)
 {
     setenv("LATTIO_CB_BUFFER_SIZE", st->buffer, 1);
     if (st->shared) setenv("LATTIO_AGG_SHARED", st->shared, 1);
     else unsetenv("LATTIO_AGG_SHARED");
+    lattio_config_read(&f->cfg);
 }
 
 static uint64_t lattice_bytes(const uint64_t *g) { return g[0] * g[1] * g[2] * g[3] * 72; }
@@ -102,7 +106,7 @@ static void write_all(const char *path, const lattio_options *opt)
         lattio_layout l;
         layout_for(steps[k].g, &l);
         unsigned char *buf = sim_buffer(&l, 0xA5);
-        environment(&steps[k]);
+        environment(f, &steps[k]);
         CHECK_OK(lattio_record_begin(f, "lattice", lattice_bytes(steps[k].g), k == 0, k == NSTEPS - 1));
         splits = windows = 0;
         counting = 1;
@@ -129,7 +133,7 @@ static void read_all(const char *path, const lattio_options *opt)
         unsigned char *want = sim_buffer(&l, 0xA5), *got = sim_buffer(&l, 0xA5);
         const uint64_t n = sim_buffer_sites(&l) * l.site_bytes;
         memset(got, 0xA5, n);
-        environment(&steps[k]);
+        environment(f, &steps[k]);
         CHECK_OK(lattio_record_find(f, "lattice", k, &info));
         CHECK_OK(lattio_lattice_read(f, &l, 0, got));
         CHECK(memcmp(got, want, n) == 0);
