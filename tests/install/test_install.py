@@ -7,12 +7,17 @@
    on lattio::serial using only lime.h and the serial LIME reader, one on
    lattio::lattio; both run.
 3. The same serial program built through pkg-config (lattio-serial, found
-   with --with-path, no environment variable) and through `-llime` (the
-   C-LIME library's name) runs.
+   with --with-path, no environment variable) runs; a C-LIME program built
+   with nothing but `-L P/lib -llime` (the C-LIME library's name, no run
+   path) runs, and so does one built the way QIO's CMake build links C-LIME
+   (find_package(CLime CONFIG) with -DCLime_DIR=P/lib/cmake/CLime, then
+   find_library(liblime.a) two levels up and lime.h in ../include): both
+   static, no liblattio loaded.
 4. The serial programs do not depend on MPI: ldd lists no libmpi, and where
    the test may make a mount namespace, they run with Open MPI's library
    directory hidden (while the MPI program, as a control, does not start).
-5. A Lemon program built with `-llemon` (tmLQCD's spelling) runs.
+5. A Lemon program built with `-llemon` (tmLQCD's spelling), no run path,
+   runs.
 Usage: test_install.py --build DIR --cmake CMAKE --cc CC --mpicc MPICC"""
 import argparse
 import os
@@ -71,6 +76,38 @@ int main(int argc, char **argv)
     MPI_Finalize();
     return ok ? 0 : 1;
 }
+"""
+
+LIME_C = r"""
+#include <lime.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+    FILE *f = fopen(argv[1], "rb");
+    if (!f) return 2;
+    LimeReader *r = limeCreateReader(f);
+    int n = 0;
+    while (limeReaderNextRecord(r) == LIME_SUCCESS) n++;
+    limeDestroyReader(r);
+    fclose(f);
+    printf("%d records\n", n);
+    return n > 0 ? 0 : 1;
+}
+"""
+
+# The lines of QIO's CMakeLists.txt that find an external C-LIME.
+QIO_STYLE_CMAKELISTS = """
+cmake_minimum_required(VERSION 3.17)
+project(qio_style C)
+find_package(CLime CONFIG REQUIRED)
+find_library(CLime_LIB_FILE liblime.a liblime.so PATHS ${CLime_DIR}/../.. NO_DEFAULT_PATH)
+get_filename_component(CLime_LIBDIR ${CLime_LIB_FILE} DIRECTORY)
+find_file(CLime_HEADER_FILE lime.h PATHS ${CLime_LIBDIR}/../include NO_DEFAULT_PATH)
+if(NOT CLime_LIB_FILE OR NOT CLime_HEADER_FILE)
+  message(FATAL_ERROR "liblime.a or lime.h not where QIO looks")
+endif()
+add_executable(lime_prog lime.c)
+target_link_libraries(lime_prog PRIVATE CLime::lime)
 """
 
 CMAKELISTS = """
@@ -166,24 +203,44 @@ def main():
     p = run([serial_pc, data])
     tu.check(p.returncode == 0 and p.stdout.startswith(b"4 records"), "pkg-config program runs: %r" % (p.stdout + p.stderr))
     libdir = os.path.join(prefix, "lib")
+    tu.check(not os.path.exists(os.path.join(libdir, "liblime.so")), "liblime is a static archive, as C-LIME's")
+    tu.write("lime.c", LIME_C.encode())
     serial_lime = os.path.abspath("serial_lime")
-    p = run([opt.cc, "-std=c11", "-DLATTIO_NO_MPI"] + san + ["-I" + prefix + "/include", "-o", serial_lime,
-             os.path.join(src, "serial.c"), "-L" + libdir, "-Wl,-rpath," + libdir, "-llime"])
+    p = run([opt.cc, "-std=c11"] + san + ["-I" + prefix + "/include", "-o", serial_lime, "lime.c",
+             "-L" + libdir, "-llime"])
     tu.check_eq(p.returncode, 0, "-llime build (%r)" % p.stderr[-500:])
     p = run([serial_lime, data])
     tu.check(p.returncode == 0 and p.stdout.startswith(b"4 records"), "-llime program runs: %r" % (p.stdout + p.stderr))
+    tu.check(b"liblattio" not in run(["ldd", serial_lime]).stdout, "-llime program is static")
 
-    # a Lemon program linked -llemon, as tmLQCD's build does
+    # QIO's CMake route: -DCLime_DIR=<prefix>/lib/cmake/CLime
+    qsrc = os.path.abspath("qio_style")
+    shutil.rmtree(qsrc, ignore_errors=True)
+    os.makedirs(qsrc)
+    tu.write(os.path.join(qsrc, "lime.c"), LIME_C.encode())
+    tu.write(os.path.join(qsrc, "CMakeLists.txt"), QIO_STYLE_CMAKELISTS.encode())
+    qbld = os.path.join(qsrc, "build")
+    p = run([opt.cmake, "-S", qsrc, "-B", qbld, "-DCLime_DIR=" + os.path.join(libdir, "cmake", "CLime"),
+             "-DCMAKE_C_COMPILER=" + opt.cc, "-DCMAKE_C_FLAGS=" + " ".join(san),
+             "-DCMAKE_EXE_LINKER_FLAGS=" + " ".join(san)])
+    tu.check_eq(p.returncode, 0, "QIO-style CLime configure (%r)" % (p.stdout[-600:] + p.stderr[-600:]))
+    p = run([opt.cmake, "--build", qbld])
+    tu.check_eq(p.returncode, 0, "QIO-style CLime build (%r)" % (p.stdout[-600:] + p.stderr[-600:]))
+    qprog = os.path.join(qbld, "lime_prog")
+    p = run([qprog, data])
+    tu.check(p.returncode == 0 and p.stdout.startswith(b"4 records"), "CLime::lime program runs: %r" % (p.stdout + p.stderr))
+
+    # a Lemon program linked -llemon, as tmLQCD's build does, no run path
     tu.write("lemon_prog.c", LEMON_C.encode())
     lemon_prog = os.path.abspath("lemon_prog")
     p = run([opt.mpicc, "-std=c11"] + san + ["-I" + prefix + "/include", "-o", lemon_prog, "lemon_prog.c",
-             "-L" + libdir, "-Wl,-rpath," + libdir, "-llemon"])
+             "-L" + libdir, "-llemon"])
     tu.check_eq(p.returncode, 0, "-llemon build (%r)" % p.stderr[-500:])
     p = run([lemon_prog])
     tu.check(p.returncode == 0 and p.stdout.startswith(b"lemon ok"), "-llemon program runs: %r" % (p.stdout + p.stderr))
 
     # no MPI in the serial programs
-    for prog in (serial_cm, serial_pc, serial_lime):
+    for prog in (serial_cm, serial_pc, serial_lime, qprog):
         mpi, listing = uses_mpi(prog)
         tu.check(not mpi, "%s does not depend on MPI (ldd: %r)" % (os.path.basename(prog), listing))
     control = hidden_mpi_run(os.path.join(bld, "mpi_prog"), "x")
@@ -191,7 +248,7 @@ def main():
         print("note: cannot hide the MPI libraries here (no mount namespace); ldd was checked")
     else:
         tu.check(control.returncode != 0, "control: the MPI program does not start with MPI hidden")
-        for prog in (serial_cm, serial_pc, serial_lime):
+        for prog in (serial_cm, serial_pc, serial_lime, qprog):
             h = hidden_mpi_run(prog, data)
             tu.check(h.returncode == 0 and h.stdout.startswith(b"4 records"),
                      "%s runs with MPI hidden: %r" % (os.path.basename(prog), h.stdout + h.stderr))
