@@ -4,6 +4,7 @@
  * native float64 -> big-endian float32.  Prints MB/s of input per kernel.
  *   field_kernels [MiB]   buffer size (default 64) */
 #include "lattio.h"
+#include "support.h" /* internal: checksum and conversion kernels (lattio_internal) */
 
 #include <stdio.h>
 #include <stdlib.h>

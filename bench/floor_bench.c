@@ -38,6 +38,7 @@
  *   x first: at 2 ranks x, at 4 ranks x,y) */
 #define _DEFAULT_SOURCE 1
 #include "lattio.h"
+#include "support.h" /* internal: checksum and conversion kernels (lattio_internal) */
 
 #include <fcntl.h>
 #include <mpi.h>

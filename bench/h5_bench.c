@@ -20,6 +20,7 @@
  *   DECOMP: tslab (t split) or xy (x, then y at 4 ranks: short runs) */
 #define _DEFAULT_SOURCE 1
 #include "lattio.h"
+#include "support.h" /* internal: checksum and conversion kernels (lattio_internal) */
 
 #include <fcntl.h>
 #include <hdf5.h>

@@ -5,6 +5,7 @@
 
 #include "lattio.h"
 #include "testhooks.h" /* the library's test hooks (lattio_testing) */
+#include "support.h"   /* the internal support calls (checksums, conversion, XML) */
 
 #include <dirent.h>
 #include <inttypes.h>

@@ -3,6 +3,7 @@
 #define LATTIO_INTERNAL_H
 
 #include "lattio.h"
+#include "support.h"
 
 #include <errno.h>
 #include <stddef.h>

@@ -8,6 +8,7 @@
 #define LATTIO_TOOL_H
 
 #include "lattio.h"
+#include "support.h" /* the internal support calls (temporary files), lattio_internal */
 
 #include <stddef.h>
 #include <stdint.h>
