@@ -1,6 +1,6 @@
 /* h5_common.c -- the HDF5 calls that need no HDF5 library: options and
  * the file signature (built with and without HDF5). */
-#include "field/field_mpi.h"
+#include "field/mpi/field_mpi.h"
 #include "fsinfo.h"
 
 #include <fcntl.h>

@@ -6,7 +6,7 @@
 #ifndef LATTIO_H5_INTERNAL_H
 #define LATTIO_H5_INTERNAL_H
 
-#include "field/field_mpi.h"
+#include "field/mpi/field_mpi.h"
 
 #include <hdf5.h>
 

@@ -1,6 +1,6 @@
 /* h5_none.c -- the HDF5 calls of a build without HDF5 (-DLATTIO_HDF5=OFF):
  * each says so with ERR_HDF5_UNAVAILABLE. */
-#include "field/field_mpi.h"
+#include "field/mpi/field_mpi.h"
 
 
 int lattio_h5_write(MPI_Comm comm, const char *target, const lattio_field_desc *d, const lattio_layout *l,

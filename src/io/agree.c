@@ -1,10 +1,8 @@
-/* agree.c -- the one place MPI return codes become lattio statuses, status
- * agreement between ranks, and transfers that never overflow an MPI count. */
+/* agree.c -- the one place MPI return codes become lattio statuses, and
+ * status agreement between ranks. */
 #include "io_internal.h"
 
 #include <errno.h>
-
-#include <limits.h>
 
 /* The errno matching an MPI error class of file operations (EIO else). */
 static int errno_of_class(int mpi_rc)
@@ -32,40 +30,6 @@ int lattio_mpi_status(int mpi_rc, int status, const char *what)
         lattio_trace(__FILE__, __LINE__, "%s: %s -> %s", what, msg, lattio_error_name(status));
     }
     return status;
-}
-
-int lattio_short_read(lattio_file *f, uint64_t end)
-{
-    MPI_Offset size = 0;
-    int rc = MPI_File_get_size(f->fh, &size);
-    if (rc == MPI_SUCCESS && size >= 0 && (uint64_t)size < end)
-        return LATTIO_FAIL(LATTIO_ERR_TRUNCATED_PAYLOAD, "the file ends inside the range read");
-    return lattio_fail_errno(__FILE__, __LINE__, "short read inside the file", LATTIO_ERR_READ, EIO);
-}
-
-/* Local.  Whether the file system holding f has less than `need` bytes
- * (plus one block) free for unprivileged writers. */
-static int fs_full(const lattio_file *f, uint64_t need)
-{
-    lattio_fsinfo fs;
-    const char *name = f->tmp ? f->tmp : f->path;
-    return name && lattio_fsinfo_path(name, &fs) == LATTIO_OK && fs.avail < need + fs.unit;
-}
-
-int lattio_short_write(lattio_file *f, uint64_t missing)
-{
-    if (fs_full(f, missing))
-        return lattio_fail_errno(__FILE__, __LINE__, "short write, file system full", LATTIO_ERR_WRITE,
-                                 ENOSPC);
-    return LATTIO_FAIL(LATTIO_ERR_MPI_COUNT, "short write");
-}
-
-void lattio_note_full_disk(lattio_file *f, int status)
-{
-    const int e = lattio_errno_peek();
-    if ((status == LATTIO_ERR_WRITE || status == LATTIO_ERR_CLOSE || status == LATTIO_ERR_SYNC ||
-         status == LATTIO_ERR_MPI_COUNT) && (e == 0 || e == EIO) && fs_full(f, (uint64_t)1 << 20))
-        lattio_errno_set(ENOSPC);
 }
 
 /* The order of failures for agreement: a failed transfer (I/O, MPI) first,
@@ -107,94 +71,6 @@ int lattio_agree(MPI_Comm comm, int status)
     if (all.value < 0 && status == LATTIO_OK)
         LATTIO_TRACE("rank %d failed with %s", all.rank, lattio_error_name(all.value));
     return all.value;
-}
-
-#define PIECE ((uint64_t)1 << 30)
-#define WB_PIECE ((uint64_t)32 << 20) /* independent durable writes: early writeback */
-
-/* Pieces of `piece` bytes needed for count bytes, agreed over ranks when
- * collective. */
-static int pieces(lattio_file *f, uint64_t count, uint64_t piece, int collective, uint64_t *n)
-{
-    uint64_t mine = (count + piece - 1) / piece;
-    *n = mine;
-    if (!collective) return LATTIO_OK;
-    int rc = MPI_Allreduce(&mine, n, 1, MPI_UINT64_T, MPI_MAX, f->comm);
-    return MPI_CHECK(rc, LATTIO_ERR_MPI);
-}
-
-typedef int (*xfer_fn)(MPI_File, MPI_Offset, void *, int, MPI_Datatype, MPI_Status *);
-
-static int wrap_write_at(MPI_File fh, MPI_Offset o, void *b, int n, MPI_Datatype t, MPI_Status *s)
-{
-    return MPI_File_write_at(fh, o, b, n, t, s);
-}
-static int wrap_write_at_all(MPI_File fh, MPI_Offset o, void *b, int n, MPI_Datatype t,
-                             MPI_Status *s)
-{
-    return MPI_File_write_at_all(fh, o, b, n, t, s);
-}
-
-/* Move count bytes in agreed pieces; every rank makes npieces calls.
- * Independent writes go in pieces of f->write_piece (file.c: one call per
- * file-system unit, 256 KiB on page-cache file systems), cut at absolute
- * multiples of it: a transfer that starts inside a stripe (the first window
- * of a record's payload) ends its first call at the stripe's end and every
- * later call covers whole stripes (before: every call of such a window
- * straddled two stripes, 16 of 74 calls of a 72 MiB write at 1 MiB stripes,
- * docs/scaling.md).  Durable ones start the writeback of what they wrote
- * every WB_PIECE bytes. */
-static int transfer(lattio_file *f, xfer_fn fn, uint64_t off, unsigned char *buf, uint64_t count,
-                    int collective, int err)
-{
-    uint64_t n = 0, done = 0, flushed = 0;
-    int status = LATTIO_OK;
-    RETURN_IF(off > (uint64_t)LLONG_MAX - count, LATTIO_ERR_OVERFLOW);
-    const int wb = fn == wrap_write_at && f->wb_fd >= 0;
-    const uint64_t piece = fn == wrap_write_at && f->write_piece && f->write_piece < PIECE ? f->write_piece : PIECE;
-    const int aligned = piece < PIECE; /* independent: cut at absolute multiples */
-    if (aligned) n = count ? (off + count - 1) / piece - off / piece + 1 : 0;
-    else RETURN_IF_ERROR(pieces(f, count, piece, collective, &n));
-    for (uint64_t i = 0; i < n; i++) {
-        const uint64_t room = aligned ? piece - (off + done) % piece : piece;
-        uint64_t k = count - done < room ? count - done : room;
-        MPI_Status st;
-        int got = 0;
-        int rc = fn(f->fh, (MPI_Offset)(off + done), k ? buf + done : NULL, (int)k, MPI_BYTE, &st);
-        if (status == LATTIO_OK) status = MPI_CHECK(rc, err);
-        /* ROMIO leaves the status unset for an empty transfer: count only k > 0 */
-        if (rc == MPI_SUCCESS && k > 0 && MPI_Get_count(&st, MPI_BYTE, &got) == MPI_SUCCESS &&
-            (uint64_t)got != k && status == LATTIO_OK)
-            status = err == LATTIO_ERR_READ ? lattio_short_read(f, off + done + k)
-                                            : lattio_short_write(f, k - (uint64_t)got);
-        done += k;
-        if (wb && status == LATTIO_OK && (done - flushed >= WB_PIECE || done == count)) {
-            lattio_writeback_start(f, off + flushed, done - flushed);
-            flushed = done;
-        }
-        if (status != LATTIO_OK && !collective) break;
-    }
-    return status;
-}
-
-int lattio_write_at_all(lattio_file *f, uint64_t off, const void *buf, uint64_t count)
-{
-    return transfer(f, wrap_write_at_all, off, (unsigned char *)buf, count, 1, LATTIO_ERR_WRITE);
-}
-
-int lattio_write_at(lattio_file *f, uint64_t off, const void *buf, uint64_t count)
-{
-    return transfer(f, wrap_write_at, off, (unsigned char *)buf, count, 0, LATTIO_ERR_WRITE);
-}
-
-int lattio_read_at_all(lattio_file *f, uint64_t off, void *buf, uint64_t count)
-{
-    return transfer(f, MPI_File_read_at_all, off, buf, count, 1, LATTIO_ERR_READ);
-}
-
-int lattio_read_at(lattio_file *f, uint64_t off, void *buf, uint64_t count)
-{
-    return transfer(f, MPI_File_read_at, off, buf, count, 0, LATTIO_ERR_READ);
 }
 
 int lattio_allreduce_u64(uint64_t *in, uint64_t *out, int n, MPI_Op op, MPI_Comm comm)

@@ -244,7 +244,7 @@ static void free_handle(lattio_file *f)
 {
     lattio_prof_release(f); /* ends lattio_close's call */
     lattio_writeback_close(f);
-    lattio_agg_cache_free(f);
+    if (f->strategy_release) f->strategy_release(f); /* collective: a strategy's cache */
     if (f->comm != MPI_COMM_NULL) MPI_Comm_free(&f->comm);
     if (f->info != MPI_INFO_NULL) MPI_Info_free(&f->info);
     lattio_free(f->index);
@@ -390,7 +390,7 @@ int lattio_close(lattio_file *f)
     if (!f) return LATTIO_OK;
     int writing = f->mode != LATTIO_MODE_READ;
     lattio_prof_begin(f, LATTIO_PHASE_META);
-    int rc = lattio_requests_finish(f);
+    int rc = f->finish_pending ? f->finish_pending(f) : LATTIO_OK; /* request.c */
     lattio_prof_phase(f, LATTIO_PHASE_META);
     if (writing) rc = finish_writing(f, rc);
     else rc = lattio_agree(f->comm, rc);

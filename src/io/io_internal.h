@@ -11,7 +11,7 @@
 #include <mpi.h>
 #include <pthread.h>
 
-/* The phase clock of one file (profile.c): while a public call runs
+/* The phase clock of one file (clock.c): while a public call runs
  * (depth > 0), the time since `since` is charged to phase `cur` at every
  * switch; the call's end charges the rest and adds end - start to total, so
  * the phases partition the calls. */
@@ -25,7 +25,7 @@ typedef struct lattio_prof {
 } lattio_prof;
 
 struct lattio_file {
-    lattio_prof prof; /* time breakdown (profile.c) */
+    lattio_prof prof; /* time breakdown (clock.c) */
     MPI_Comm comm; /* duplicate of the caller's communicator */
     int rank, size;
     MPI_File fh;
@@ -71,12 +71,18 @@ struct lattio_file {
     lattio_record_info raw_rec; /* reading: that region as a record without header */
     char **types;        /* writing: the distinct record types begun since open */
     int ntypes;
-    /* the aggregate strategy's sharing group and window buffers, kept
-     * between calls (agg_shared.c), NULL until the first */
-    struct lattio_agg_cache *agg_cache;
+    /* What the layers above keep in the handle, and how they end it: the
+     * strategy's cache between calls (strategy/agg_shared.c: the aggregate
+     * strategy's sharing group and windows) with the collective call that
+     * frees it, and the collective call that completes pending requests
+     * (request.c).  Set by their owners, NULL until then; the handle calls
+     * them at close and frees nothing of theirs itself. */
+    void *strategy_cache;
+    void (*strategy_release)(lattio_file *f);
+    int (*finish_pending)(lattio_file *f);
 };
 
-/* Profiling (profile.c).  A public call brackets its work with
+/* Profiling (clock.c; reported by profile.c).  A public call brackets its work with
  * lattio_prof_begin (phase where it starts) and lattio_prof_end (returns rc;
  * adds `bytes` of payload when rc is OK); nested public calls count once.
  * lattio_prof_phase charges the time since the last switch to the current
@@ -202,6 +208,8 @@ int lattio_piece_to_read(const lattio_file *f, uint64_t offset, const void *buf,
  * same lattice (ndims, global, file_order, site_bytes: ERR_RANK_ARG) and
  * that the boxes add up to the global site count (ERR_LAYOUT). */
 int lattio_same_lattice(lattio_file *f, const lattio_layout *l, int local_rc);
+/* The same, the boxes covering at most the lattice when `partial`. */
+int lattio_same_lattice_part(lattio_file *f, const lattio_layout *l, int local_rc, int partial);
 
 /* Local.  The layout is valid, the lattice at payload `offset` fits a record
  * of `record_length` bytes (ERR_RECORD_OVERRUN) and buf is non-NULL when this
@@ -209,9 +217,7 @@ int lattio_same_lattice(lattio_file *f, const lattio_layout *l, int local_rc);
 int lattio_lattice_fits(const lattio_layout *l, uint64_t offset, uint64_t record_length,
                         const void *buf);
 
-/* The strategies: strategy.h. */
-/* Collective (lattio_close): free what the aggregate strategy kept in f. */
-void lattio_agg_cache_free(lattio_file *f);
+/* The strategies: strategy/strategy.h. */
 /* Local.  The default file-domain alignment of f for two-phase I/O (see
  * lattio_fs_alignment), given the striping_unit hint (0: none). */
 uint64_t lattio_file_alignment(const lattio_file *f, uint64_t striping_unit);

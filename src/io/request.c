@@ -194,6 +194,7 @@ static void enlist(lattio_file *f, lattio_request *r)
     *p = r;
     r->next = NULL;
     f->npending++;
+    f->finish_pending = lattio_requests_finish; /* lattio_close completes them */
 }
 
 static void delist(lattio_file *f, const lattio_request *r)

@@ -8,7 +8,7 @@
  * (test hook) is refused strictly, recovered in parallel (every task its
  * full chunks) and, after lattio_container_repair, opens strictly. */
 #include "mpiutil.h"
-#include "io/container_mpi.h"
+#include "container/mpi/container_mpi.h"
 
 #include <unistd.h>
 

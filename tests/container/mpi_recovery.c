@@ -2,7 +2,7 @@
  * no footer, written in place): a strict open refuses it, a recovering open
  * (parallel and serial) gives every task its full chunks. */
 #include "mpiutil.h"
-#include "io/container_mpi.h"
+#include "container/mpi/container_mpi.h"
 
 static uint64_t full_chunks(uint32_t t) { return t_size(t) / T_CAP * T_CAP; }
 

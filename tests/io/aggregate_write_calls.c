@@ -7,7 +7,7 @@
  * field of 72-byte sites, one aggregator per node; the file equals its
  * serial image.  Across nodes (2x2, 4x1) as on one.  Calls of 4 stripes
  * (LATTIO_WRITE_PIECE) inside windows of 16. */
-#include "io/agg_plan.h"
+#include "strategy/agg_plan.h"
 #include "bytecases.h"
 
 #include <stdlib.h>

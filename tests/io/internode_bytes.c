@@ -7,7 +7,7 @@
  * (agg_plan.h: each window of each aggregator on another node, the piece of
  * this rank's box in it).  On one node both are 0.  The file equals its
  * serial image and the read gives the sites back. */
-#include "io/agg_plan.h"
+#include "strategy/agg_plan.h"
 #include "bytecases.h"
 
 #include <stdlib.h>

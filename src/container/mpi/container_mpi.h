@@ -8,7 +8,7 @@
 #define LATTIO_CONTAINER_MPI_H
 
 #include "container/container_internal.h"
-#include "io_internal.h"
+#include "io/io_internal.h"
 
 struct lattio_container {
     MPI_Comm comm; /* duplicate of the caller's */

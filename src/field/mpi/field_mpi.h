@@ -4,7 +4,7 @@
 #ifndef LATTIO_FIELD_MPI_H
 #define LATTIO_FIELD_MPI_H
 
-#include "field_internal.h"
+#include "field/field_internal.h"
 #include "io/xfer.h"
 
 int lattio_field_is_gauge_kind(int kind);

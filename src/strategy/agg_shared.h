@@ -7,16 +7,20 @@
  * turn by even and odd rounds, so peers fill the next window while the
  * aggregator writes this one.
  *
- * The file keeps what this costs to make between calls (f->agg_cache):
+ * The file keeps what this costs to make between calls (f->strategy_cache):
  * the sharing group (a split of the node's ranks), every rank's place in
  * it, the shared window and the private buffer.  A later call with the
  * same group size reuses them and makes no collective call of its own;
  * the window is made again only when an aggregator of the group needs
- * more than it holds.  lattio_close frees them (lattio_agg_cache_free). */
+ * more than it holds.  lattio_close frees them (f->strategy_release:
+ * lattio_agg_cache_free). */
 #ifndef LATTIO_AGG_SHARED_H
 #define LATTIO_AGG_SHARED_H
 
 #include "agg_plan.h"
+
+/* Collective: free what the aggregate strategy kept in f. */
+void lattio_agg_cache_free(lattio_file *f);
 
 typedef struct agg_shared {
     MPI_Win win;          /* MPI_WIN_NULL: no shared window; the file's */

@@ -4,7 +4,7 @@
  * format: a format says where the field's bytes go (a LIME record here) and
  * the pipe moves, converts and checksums them. */
 #include "field_mpi.h"
-#include "field_internal.h"
+#include "field/field_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

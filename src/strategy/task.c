@@ -10,7 +10,7 @@
  * the same way.  Without a helper (none could be started) a task runs at
  * once on the calling thread, so a task always runs exactly once. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
-#include "io_internal.h"
+#include "io/io_internal.h"
 
 #include <sched.h>
 #include <stdatomic.h>

@@ -6,7 +6,7 @@
 #ifndef LATTIO_AGG_PLAN_H
 #define LATTIO_AGG_PLAN_H
 
-#include "io_internal.h"
+#include "io/io_internal.h"
 
 typedef struct agg_params {
     uint64_t block, nodes, buffer; /* nodes 0: default */

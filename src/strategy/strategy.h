@@ -8,8 +8,8 @@
 #ifndef LATTIO_STRATEGY_H
 #define LATTIO_STRATEGY_H
 
-#include "io_internal.h"
-#include "xfer.h"
+#include "io/io_internal.h"
+#include "io/xfer.h"
 
 #include <stdatomic.h>
 

@@ -1,85 +1,11 @@
 /* xfer.c -- the plan of one lattice transfer (xfer.h): the layout checked
- * across ranks, the strategy chosen, the outcome agreed, once per call; the
- * strategies (strategy.h) move the data in between.  Also what the field
- * pipeline may know of a file. */
+ * across ranks (io/lattice_check.c), the strategy chosen, the outcome
+ * agreed, once per call; the strategies (strategy.h) move the data in
+ * between. */
 #include "strategy.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Collective.  No two ranks' boxes share a site (ERR_LAYOUT on every rank
- * otherwise): every rank gathers the boxes (2 * ndims values per rank) and
- * checks its own against the others.  With the site counts adding up to the
- * lattice, disjoint boxes inside it cover it exactly: no hole, no site
- * written twice, no byte left unwritten. */
-static int disjoint_boxes(lattio_file *f, const lattio_layout *l)
-{
-    const int w = 2 * l->ndims;
-    uint64_t mine[2 * LATTIO_MAX_DIMS];
-    uint64_t *all = lattio_malloc((size_t)f->size * (size_t)w * sizeof *all);
-    int rc = lattio_agree(f->comm, all ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "boxes"));
-    if (rc == LATTIO_OK) {
-        lattio_box_of(l, mine);
-        rc = MPI_CHECK(MPI_Allgather(mine, w, MPI_UINT64_T, all, w, MPI_UINT64_T, f->comm), LATTIO_ERR_MPI);
-        if (rc == LATTIO_OK && lattio_box_overlaps(all, (size_t)f->size, l->ndims, (size_t)f->rank))
-            rc = LATTIO_FAIL(LATTIO_ERR_LAYOUT, "boxes of two ranks overlap");
-        rc = lattio_agree(f->comm, rc);
-    }
-    lattio_free(all);
-    return rc;
-}
-
-/* Every rank must describe the same lattice; the boxes must add up (to at
- * most the lattice when `partial`) and be disjoint.  A rank whose lattice
- * (dimensions, extents, site size, file order) differs from rank 0's gets
- * ERR_RANK_ARG even when its local check failed because of it (a larger
- * lattice overruns the record: the cause is the disagreement). */
-static int same_lattice(lattio_file *f, const lattio_layout *l, int local_rc, int partial)
-{
-    uint64_t key[3 + 2 * LATTIO_MAX_DIMS] = {0}, root[3 + 2 * LATTIO_MAX_DIMS];
-    uint64_t sites = 0, total = 0;
-    const int valid = l && lattio_layout_check(l) == LATTIO_OK;
-    if (valid) {
-        key[0] = (uint64_t)l->ndims;
-        key[1] = l->site_bytes;
-        for (int d = 0; d < l->ndims; d++) {
-            key[3 + d] = l->global[d];
-            key[3 + LATTIO_MAX_DIMS + d] = (uint64_t)l->file_order[d];
-        }
-        sites = lattio_layout_local_sites(l);
-    }
-    memcpy(root, key, sizeof key);
-    RETURN_IF_ERROR(lattio_agree(f->comm, MPI_CHECK(MPI_Bcast(root, (int)(sizeof root / 8), MPI_UINT64_T,
-                                                              0, f->comm), LATTIO_ERR_MPI)));
-    int rc = local_rc;
-    if (valid && root[0] != 0 && memcmp(root, key, sizeof key) != 0)
-        rc = LATTIO_FAIL(LATTIO_ERR_RANK_ARG, "layouts differ");
-    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
-    RETURN_IF_ERROR(MPI_CHECK(MPI_Allreduce(&sites, &total, 1, MPI_UINT64_T, MPI_SUM, f->comm),
-                              LATTIO_ERR_MPI));
-    if (partial) RETURN_IF(total > lattio_layout_global_sites(l), LATTIO_ERR_LAYOUT);
-    else RETURN_IF(total != lattio_layout_global_sites(l), LATTIO_ERR_LAYOUT);
-    return disjoint_boxes(f, l);
-}
-
-int lattio_same_lattice(lattio_file *f, const lattio_layout *l, int local_rc)
-{
-    return same_lattice(f, l, local_rc, 0);
-}
-
-/* Local checks shared by reading and writing: the lattice fits the record. */
-int lattio_lattice_fits(const lattio_layout *l, uint64_t offset, uint64_t record_length,
-                        const void *buf)
-{
-    RETURN_IF(!l, LATTIO_ERR_ARG);
-    RETURN_IF_ERROR(lattio_layout_check(l));
-    uint64_t bytes = lattio_layout_global_sites(l) * l->site_bytes; /* checked above */
-    RETURN_IF(offset > record_length || bytes > record_length - offset, LATTIO_ERR_RECORD_OVERRUN);
-    RETURN_IF(!buf && lattio_layout_local_sites(l) > 0, LATTIO_ERR_ARG);
-    return LATTIO_OK;
-}
-
-uint64_t lattio_xfer_staging_bytes(const lattio_file *f) { return f->cfg.staging_bytes; }
 
 /* Local.  The shortest contiguous file run of box l in bytes (a box
  * covering the fastest file dimensions entirely has runs spanning them);
@@ -247,7 +173,7 @@ static int xfer(lattio_file *f, const lattio_layout *l, uint64_t offset, int par
     RETURN_IF(!f, LATTIO_ERR_ARG);
     if (out) memset(out, 0, sizeof *out);
     uint64_t base = 0;
-    RETURN_IF_ERROR(same_lattice(f, l, target(f, l, offset, writing, s, &base), partial));
+    RETURN_IF_ERROR(lattio_same_lattice_part(f, l, target(f, l, offset, writing, s, &base), partial));
     int strategy = LATTIO_STRATEGY_INDEPENDENT;
     lattio_move m = {.f = f, .l = l, .base = base + offset, .s = s};
     RETURN_IF_ERROR(choose_strategy(f, l, writing, &strategy, &m.naggs));
@@ -284,89 +210,3 @@ int lattio_xfer_read(lattio_file *f, const lattio_layout *l, uint64_t offset, in
 {
     return xfer(f, l, offset, partial, 0, s, out);
 }
-
-/* --- what the pipeline may know of a file ---------------------------------- */
-
-MPI_Comm lattio_xfer_comm(const lattio_file *f) { return f->comm; }
-
-int lattio_xfer_reading(const lattio_file *f) { return f->mode == LATTIO_MODE_READ; }
-
-const char *lattio_xfer_path(const lattio_file *f)
-{
-    return f->path && f->base == 0 && !f->borrowed ? f->path : NULL;
-}
-
-int lattio_xfer_select(lattio_file *f, uint64_t offset, uint64_t length)
-{
-    for (int i = 0; i < f->nindex; i++)
-        if (f->index[i].offset == offset && f->index[i].length == length) {
-            f->cur = i;
-            return LATTIO_OK;
-        }
-    return LATTIO_FAIL(LATTIO_ERR_STATE, "binary record not indexed");
-}
-
-int lattio_xfer_region(lattio_file *f, uint64_t offset, uint64_t length)
-{
-    RETURN_IF(!f || f->borrowed || length > UINT64_MAX - offset, LATTIO_ERR_ARG);
-    if (f->mode == LATTIO_MODE_READ) {
-        memset(&f->raw_rec, 0, sizeof f->raw_rec);
-        f->raw_rec.offset = offset;
-        f->raw_rec.data_offset = offset;
-        f->raw_rec.length = length;
-        f->raw = 1;
-        return LATTIO_OK;
-    }
-    RETURN_IF_ERROR(f->failed ? LATTIO_ERR_STATE : LATTIO_OK);
-    RETURN_IF(f->in_record && !f->raw, LATTIO_FAIL(LATTIO_ERR_STATE, "record open"));
-    f->raw = 1;
-    f->in_record = 1;
-    f->rec_data = offset;
-    f->rec_len = length;
-    f->rec_written = f->rec_end = 0;
-    return LATTIO_OK;
-}
-
-void lattio_xfer_region_end(lattio_file *f)
-{
-    if (!f || !f->raw) return;
-    if (f->mode != LATTIO_MODE_READ) f->in_record = 0;
-    f->raw = 0;
-}
-
-MPI_Info lattio_xfer_hints(const lattio_file *f) { return f->info; }
-
-uint64_t lattio_xfer_alignment(const lattio_file *f) { return lattio_file_alignment(f, f->opt.stripe_size); }
-
-const char *lattio_xfer_disk_name(const lattio_file *f)
-{
-    if (!f || f->borrowed) return NULL;
-    return f->tmp ? f->tmp : f->path;
-}
-
-int lattio_xfer_sync(lattio_file *f)
-{
-    RETURN_IF_ERROR(lattio_agree(f->comm, f->npending > 0 ? LATTIO_ERR_PENDING : LATTIO_OK));
-    /* one rank reads its own writes through the same handle, which MPI-IO
-     * makes visible without a sync (an fsync of the file on most systems) */
-    if (f->size == 1) return LATTIO_OK;
-    RETURN_IF_ERROR(lattio_agree(f->comm, MPI_CHECK(MPI_File_sync(f->fh), LATTIO_ERR_SYNC)));
-    RETURN_IF_ERROR(MPI_CHECK(MPI_Barrier(f->comm), LATTIO_ERR_MPI));
-    int rc = MPI_CHECK(MPI_File_sync(f->fh), LATTIO_ERR_SYNC);
-    if (rc == LATTIO_OK) rc = lattio_file_refresh(f); /* sizes and reads on this node */
-    return lattio_agree(f->comm, rc);
-}
-
-int lattio_xfer_agree(lattio_file *f, int rc) { return lattio_agree(f->comm, rc); }
-
-int lattio_xfer_mpi(int mpi_rc, const char *what) { return lattio_mpi_status(mpi_rc, LATTIO_ERR_MPI, what); }
-
-void lattio_xfer_call_begin(lattio_file *f, int phase) { lattio_prof_begin(f, phase); }
-
-int lattio_xfer_call_end(lattio_file *f, int rc, int writing)
-{
-    if (writing) rc = lattio_file_outcome(f, rc);
-    return lattio_prof_end(f, rc, 0);
-}
-
-void lattio_xfer_phase(lattio_file *f, int phase) { lattio_prof_phase(f, phase); }

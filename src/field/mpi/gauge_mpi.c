@@ -8,8 +8,8 @@
  * one MPI_Alltoallv, while each receiver computes the same intersections to
  * know where the sites go.  Works for any box decomposition that tiles the
  * lattice, with halos and any memory order. */
-#include "field_internal.h"
-#include "io/io_internal.h"
+#include "field/field_internal.h"
+#include "field_mpi.h" /* the MPI layer through its door, io/xfer.h */
 
 #include <limits.h>
 #include <string.h>
@@ -205,8 +205,8 @@ static int alloc_exchange(exchange *x, const lattio_layout *l)
 static int fetch_faces(MPI_Comm comm, exchange *x, const lattio_layout *l, const double *local)
 {
     RETURN_IF_ERROR(lattio_agree(comm, alloc_exchange(x, l)));
-    RETURN_IF_ERROR(MPI_CHECK(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, x->boxes,
-                                            (int)sizeof(box), MPI_BYTE, comm), LATTIO_ERR_MPI));
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, x->boxes,
+                                            (int)sizeof(box), MPI_BYTE, comm), "MPI_Allgather"));
     uint64_t total = 0;
     for (int r = 0; r < x->size; r++) total += box_sites(&x->boxes[r]);
     RETURN_IF(total != lattio_layout_global_sites(l), LATTIO_ERR_LAYOUT);
@@ -220,10 +220,10 @@ static int fetch_faces(MPI_Comm comm, exchange *x, const lattio_layout *l, const
     RETURN_IF_ERROR(lattio_agree(comm, counts(x, l->global)));
     pack(x, l, local);
     MPI_Datatype site;
-    RETURN_IF_ERROR(MPI_CHECK(MPI_Type_contiguous(SITE_DOUBLES, MPI_DOUBLE, &site), LATTIO_ERR_MPI));
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Type_contiguous(SITE_DOUBLES, MPI_DOUBLE, &site), "MPI_Type_contiguous"));
     MPI_Type_commit(&site);
-    const int rc = MPI_CHECK(MPI_Alltoallv(x->sbuf, x->scount, x->sdispl, site, x->rbuf, x->rcount,
-                                           x->rdispl, site, comm), LATTIO_ERR_MPI);
+    const int rc = lattio_xfer_mpi(MPI_Alltoallv(x->sbuf, x->scount, x->sdispl, site, x->rbuf, x->rcount,
+                                           x->rdispl, site, comm), "MPI_Alltoallv");
     MPI_Type_free(&site);
     RETURN_IF_ERROR(rc);
     unpack(x);
@@ -314,10 +314,10 @@ int lattio_gauge_stats_mpi(MPI_Comm comm, const lattio_layout *l, const double *
         field_view v = {l, local, &x, {l->file_order[3], l->file_order[2], l->file_order[1],
                                        l->file_order[0]}};
         local_sums(&v, sums, &worst);
-        rc = MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, comm), LATTIO_ERR_MPI);
+        rc = lattio_xfer_mpi(MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, comm), "MPI_Allreduce");
     }
     if (rc == LATTIO_OK)
-        rc = MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MAX, comm), LATTIO_ERR_MPI);
+        rc = lattio_xfer_mpi(MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
     exchange_free(&x);
     RETURN_IF_ERROR(lattio_agree(comm, rc));
     const double vol = (double)lattio_layout_global_sites(l);

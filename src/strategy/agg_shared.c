@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-/* What a file keeps between aggregate calls (f->agg_cache). */
+/* What a file keeps between aggregate calls (f->strategy_cache). */
 struct lattio_agg_cache {
     uint64_t key;        /* the group size it was made for */
     MPI_Comm group;      /* this rank's sharing group, MPI_COMM_NULL: alone */
@@ -29,7 +29,7 @@ static void free_window(struct lattio_agg_cache *c)
 
 void lattio_agg_cache_free(lattio_file *f)
 {
-    struct lattio_agg_cache *c = f->agg_cache;
+    struct lattio_agg_cache *c = f->strategy_cache;
     if (!c) return;
     if (c->seg && c->cap) free_window(c);
     if (c->group != MPI_COMM_NULL) MPI_Comm_free(&c->group);
@@ -38,7 +38,8 @@ void lattio_agg_cache_free(lattio_file *f)
     lattio_free(c->cap);
     lattio_free(c->own);
     lattio_free(c);
-    f->agg_cache = NULL;
+    f->strategy_cache = NULL;
+    f->strategy_release = NULL;
 }
 
 /* Collective.  This rank's sharing group: the ranks of its node, cut into
@@ -94,7 +95,8 @@ static int new_cache(lattio_file *f, uint64_t group, struct lattio_agg_cache **o
     int rc = c ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "aggregate cache");
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     *c = (struct lattio_agg_cache){.key = group, .group = MPI_COMM_NULL, .peers = 1, .win = MPI_WIN_NULL};
-    f->agg_cache = c;
+    f->strategy_cache = c;
+    f->strategy_release = lattio_agg_cache_free;
     rc = make_group(f, group, &c->group);
     if (rc == LATTIO_OK && c->group != MPI_COMM_NULL) MPI_Comm_size(c->group, &c->peers);
     if (rc == LATTIO_OK) {
@@ -178,7 +180,7 @@ static int locate(const struct lattio_agg_cache *c, const agg_plan *p, int me, a
 int lattio_agg_shared_open(lattio_file *f, const agg_plan *p, uint64_t group, int me, agg_shared *sh)
 {
     *sh = (agg_shared){.win = MPI_WIN_NULL, .nbuf = 1};
-    struct lattio_agg_cache *c = f->agg_cache;
+    struct lattio_agg_cache *c = f->strategy_cache;
     if (c && c->key != group) lattio_agg_cache_free(f), c = NULL; /* equal on every rank */
     if (!c) RETURN_IF_ERROR(new_cache(f, group, &c));
     int rc = LATTIO_OK;
