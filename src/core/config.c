@@ -1,9 +1,10 @@
 /* config.c -- the environment, read here and nowhere else.  One table
  * names every variable lattio reads, its default and its meaning; a file
  * reads the file entries when it is opened (lattio_open), the process the
- * process entries once. */
+ * process entries once.  Below the trace channel (status.c reads
+ * LATTIO_TRACE here), so nothing here traces. */
 #include "config.h"
-#include "internal.h"
+#include "internal.h" /* lattio_parse_size; no call into status.c: it reads this file */
 
 #include <limits.h>
 #include <pthread.h>
@@ -122,14 +123,20 @@ void lattio_config_read(lattio_config *c)
     c->ignored = read_scope(FILE_SCOPE, (char *)c);
 }
 
-void lattio_config_trace(const lattio_config *c)
+int lattio_config_setting(const lattio_config *c, unsigned i, char *out, size_t size)
 {
-    if (!lattio_trace_enabled()) return;
-    for (unsigned i = 0; i < NTABLE; i++) {
-        const char *s = table[i].scope == FILE_SCOPE ? getenv(table[i].name) : NULL;
-        if (s && *s)
-            LATTIO_TRACE("%s=%s %s", table[i].name, s, c->ignored & (1u << i) ? "ignored (see lattio.h)" : "");
-    }
+    const char *v = i < NTABLE && table[i].scope == FILE_SCOPE ? getenv(table[i].name) : NULL;
+    if (!v || !*v) return 0;
+    snprintf(out, size, "%s=%s%s", table[i].name, v, c->ignored & (1u << i) ? " ignored (see lattio.h)" : "");
+    return 1;
+}
+
+uint64_t lattio_parse_size(const char *s)
+{
+    if (!s || *s < '0' || *s > '9') return 0;
+    char *end = NULL;
+    const unsigned long long v = strtoull(s, &end, 10);
+    return end && *end == '\0' && v != ULLONG_MAX ? (uint64_t)v : 0;
 }
 
 static lattio_process_config process;

@@ -4,6 +4,7 @@
 #ifndef LATTIO_CONFIG_H
 #define LATTIO_CONFIG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* What a file takes from the environment: read once when it is opened
@@ -33,8 +34,10 @@ typedef struct lattio_process_config {
 /* Read the file configuration from the environment (never traces, so the
  * trace channel may use this file). */
 void lattio_config_read(lattio_config *c);
-/* Trace what c holds that is not a default, and what was ignored. */
-void lattio_config_trace(const lattio_config *c);
+/* For the trace: when entry i is a file setting the environment sets,
+ * "NAME=value" (with " ignored" when c could not use it) into out, and 1;
+ * else 0. */
+int lattio_config_setting(const lattio_config *c, unsigned i, char *out, size_t size);
 /* The process configuration (read at the first call). */
 const lattio_process_config *lattio_process_config_get(void);
 

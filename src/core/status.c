@@ -168,11 +168,3 @@ char *lattio_strdup(const char *s)
 }
 
 long lattio_alloc_outstanding(void) { return atomic_load(&outstanding); }
-
-uint64_t lattio_parse_size(const char *s)
-{
-    if (!s || *s < '0' || *s > '9') return 0;
-    char *end = NULL;
-    const unsigned long long v = strtoull(s, &end, 10);
-    return end && *end == '\0' && v != ULLONG_MAX ? (uint64_t)v : 0;
-}

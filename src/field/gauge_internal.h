@@ -1,5 +1,7 @@
-/* gauge_internal.h -- shared by the gauge format files (src/field/gauge_*.c,
- * nersc.c, milc.c, openqcd.c, detect.c). */
+/* gauge_internal.h -- the gauge formats' private header, in three tiers:
+ * the shared pieces (gauge_links.c), the formats (nersc.c, milc.c,
+ * openqcd.c, gauge_lime.c, detect.c) on them, the public entry points
+ * (gauge_io.c) on the formats.  No tier calls one above it. */
 #ifndef LATTIO_GAUGE_INTERNAL_H
 #define LATTIO_GAUGE_INTERNAL_H
 

@@ -94,10 +94,10 @@ static uint64_t write_piece(const lattio_file *f)
  * the same choices. */
 static int share_config(lattio_file *f)
 {
-    if (f->rank == 0) {
-        lattio_config_read(&f->cfg);
-        lattio_config_trace(&f->cfg);
-    }
+    char set[256];
+    if (f->rank == 0) lattio_config_read(&f->cfg);
+    for (unsigned i = 0; f->rank == 0 && lattio_trace_enabled() && lattio_config_name(i, NULL, NULL); i++)
+        if (lattio_config_setting(&f->cfg, i, set, sizeof set)) LATTIO_TRACE("%s", set);
     return MPI_CHECK(MPI_Bcast(&f->cfg, (int)sizeof f->cfg, MPI_BYTE, 0, f->comm), LATTIO_ERR_MPI);
 }
 
@@ -287,6 +287,36 @@ static int new_handle(MPI_Comm comm, const char *path, int mode, const lattio_op
     return LATTIO_OK;
 }
 
+/* Collective.  The arguments checked and agreed: path and mode valid and
+ * the same on every rank (`bad`: not valid here), the hints made. */
+static int open_arguments(lattio_file *f, const char *path, int mode, MPI_Info info, int bad)
+{
+    RETURN_IF_ERROR(lattio_agree(f->comm, bad                     ? LATTIO_FAIL(LATTIO_ERR_ARG, "path/mode")
+                                          : !hints_valid(&f->opt) ? LATTIO_FAIL(LATTIO_ERR_ARG, "hint fields")
+                                                                  : LATTIO_OK));
+    RETURN_IF_ERROR(lattio_agree(f->comm, same_arguments(f, path, mode)));
+    return lattio_agree(f->comm, make_hints(f, info));
+}
+
+/* Collective.  What the file's place decides: the configuration, the file
+ * system, the nodes; an open that would hang there is refused. */
+static int open_surroundings(lattio_file *f)
+{
+    RETURN_IF_ERROR(share_config(f));
+    RETURN_IF_ERROR(detect_fs(f));
+    RETURN_IF_ERROR(count_nodes(f));
+    return lattio_agree(f->comm, refuse_hang(f));
+}
+
+/* Collective.  The MPI file opened; an existing file's record index loaded. */
+static int open_file(lattio_file *f, int mode)
+{
+    if (mode != LATTIO_MODE_CREATE) (void)lattio_file_refresh(f);
+    RETURN_IF_ERROR(open_mpi_file(f, f->info));
+    trace_hints(f);
+    return mode != LATTIO_MODE_CREATE ? lattio_index_load(f) : LATTIO_OK;
+}
+
 int lattio_open(MPI_Comm comm, const char *path, int mode, MPI_Info info,
                 const lattio_options *opt, lattio_file **out)
 {
@@ -296,19 +326,9 @@ int lattio_open(MPI_Comm comm, const char *path, int mode, MPI_Info info,
     lattio_file *f = NULL;
     int rc = new_handle(comm, bad ? "" : path, mode, opt, &f);
     if (rc < 0) return rc; /* the communicator itself is unusable */
-    rc = lattio_agree(f->comm, bad ? LATTIO_FAIL(LATTIO_ERR_ARG, "path/mode")
-                               : !hints_valid(&f->opt) ? LATTIO_FAIL(LATTIO_ERR_ARG, "hint fields")
-                                                       : LATTIO_OK);
-    if (rc == LATTIO_OK) rc = lattio_agree(f->comm, same_arguments(f, path, mode));
-    if (rc == LATTIO_OK) rc = lattio_agree(f->comm, make_hints(f, info));
-    if (rc == LATTIO_OK) rc = share_config(f);
-    if (rc == LATTIO_OK) rc = detect_fs(f);
-    if (rc == LATTIO_OK) rc = count_nodes(f);
-    if (rc == LATTIO_OK) rc = lattio_agree(f->comm, refuse_hang(f));
-    if (rc == LATTIO_OK && mode != LATTIO_MODE_CREATE) (void)lattio_file_refresh(f);
-    if (rc == LATTIO_OK) rc = open_mpi_file(f, f->info);
-    if (rc == LATTIO_OK) trace_hints(f);
-    if (rc == LATTIO_OK && mode != LATTIO_MODE_CREATE) rc = lattio_index_load(f);
+    rc = open_arguments(f, path, mode, info, bad);
+    if (rc == LATTIO_OK) rc = open_surroundings(f);
+    if (rc == LATTIO_OK) rc = open_file(f, mode);
     if (rc < 0) {
         if (f->fh != MPI_FILE_NULL) MPI_File_close(&f->fh);
         if (f->tmp && f->rank == 0) unlink(f->tmp);

@@ -1,6 +1,7 @@
-/* cmd_container.h -- shared parts of `lattio container` (cmd_container*.c):
- * opening a container strictly or with recovery, copying stream bytes,
- * atomic output files. */
+/* cmd_container.h -- shared parts of `lattio container` (container_input.c,
+ * below the subcommands cmd_container_*.c and the dispatcher
+ * cmd_container.c): opening a container strictly or with recovery, copying
+ * stream bytes, atomic output files. */
 #ifndef LATTIO_CMD_CONTAINER_H
 #define LATTIO_CMD_CONTAINER_H
 

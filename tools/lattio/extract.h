@@ -1,5 +1,6 @@
-/* extract.h -- shared between the serial (cmd_extract.c) and the MPI
- * (extract_mpi.c) halves of `lattio extract`. */
+/* extract.h -- `lattio extract`: the shared pieces (extract.c: find the
+ * record, write its payload) below the serial command (cmd_extract.c) and
+ * the MPI copy (extract_mpi.c). */
 #ifndef LATTIO_TOOL_EXTRACT_H
 #define LATTIO_TOOL_EXTRACT_H
 

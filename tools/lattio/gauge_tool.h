@@ -42,6 +42,7 @@ typedef struct verify_report {
     char meta_date[LATTIO_FIELD_TEXT_MAX];
 } verify_report;
 
+/* The report (verify_report.c). */
 /* Empty *rep for a new file (its previous metadata freed). */
 void verify_report_reset(verify_report *rep, const char *path);
 /* A new zeroed field entry of rep; NULL (with a problem noted by the
@@ -50,10 +51,11 @@ vr_field *verify_report_field(verify_report *rep);
 /* Keep fi's metadata in rep (copies). */
 void verify_report_meta(verify_report *rep, const lattio_field_info *fi);
 
-/* Verify `path`; fills *rep.  When u != NULL and the file holds a gauge
+/* The checks (gauge_verify.c).  Verify `path`; fills *rep.  When u != NULL and the file holds a gauge
  * field, *u receives it (free with lattio_gauge_free).  Returns 1 when
  * everything holds, 0 otherwise. */
 int verify_file(const char *path, verify_report *rep, double **u);
+/* The report printed (verify_report.c). */
 void verify_print_text(FILE *f, const verify_report *rep);
 void verify_print_json(FILE *f, const verify_report *rep);
 
@@ -75,7 +77,8 @@ int h5_write_gauge(MPI_Comm comm, const char *target, int layout, int precision,
                    const double *u, const verify_report *meta);
 int h5_whole_layout(const uint64_t dims[4], lattio_layout *l);
 
-/* `lattio convert` (cmd_convert.c, convert_mpi.c). */
+/* `lattio convert`: shared pieces in convert_common.c, below the serial
+ * command (cmd_convert.c) and the parallel conversion (convert_mpi.c). */
 typedef struct convert_args {
     const char *in, *out;
     int format, precision, rows;

@@ -1,0 +1,211 @@
+/* gauge_links.c -- the pieces every gauge format shares: 32-bit word
+ * checksums, link data in ILDG order with 2 or 3 stored rows read and
+ * written in bounded chunks, the third-row reconstruction, output under a
+ * temporary name.  The formats (nersc.c, milc.c, openqcd.c, gauge_lime.c)
+ * build on them; the public entry points (gauge_io.c) on the formats. */
+#include "gauge_internal.h"
+#include "fsinfo.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CHUNK_SITES 4096
+
+static uint32_t rotl32(uint32_t v, unsigned n)
+{
+    n %= 32;
+    return n ? (v << n) | (v >> (32 - n)) : v;
+}
+
+void gauge_sum_words(gauge_sum *s, const void *words, size_t n)
+{
+    const unsigned char *p = words;
+    for (size_t i = 0; i < n; i++, s->word++) {
+        uint32_t w;
+        memcpy(&w, p + 4 * i, 4);
+        if (s->kind == LATTIO_GSUM_NERSC) {
+            s->a += w;
+        } else if (s->kind == LATTIO_GSUM_MILC) {
+            s->a ^= rotl32(w, (unsigned)(s->word % 29));
+            s->b ^= rotl32(w, (unsigned)(s->word % 31));
+        }
+    }
+}
+
+int gauge_native_fmt(int fmt)
+{
+    return lattio_real_size(fmt) == 4 ? LATTIO_REAL_F32_NATIVE : LATTIO_REAL_F64_NATIVE;
+}
+
+int gauge_file_fmt(int precision, int little_endian)
+{
+    if (precision == 32) return little_endian ? LATTIO_REAL_F32_LE : LATTIO_REAL_F32_BE;
+    return little_endian ? LATTIO_REAL_F64_LE : LATTIO_REAL_F64_BE;
+}
+
+int gauge_volume(const uint64_t dims[4], uint64_t bytes_per_site, uint64_t *volume,
+                 uint64_t *bytes)
+{
+    uint64_t v = 1;
+    for (int d = 0; d < 4; d++) {
+        RETURN_IF(dims[d] < 1 || dims[d] > GAUGE_MAX_EXTENT, LATTIO_ERR_BAD_HEADER);
+        RETURN_IF(v > UINT64_MAX / dims[d], LATTIO_ERR_OVERFLOW);
+        v *= dims[d];
+    }
+    RETURN_IF(bytes_per_site && v > (UINT64_MAX >> 2) / bytes_per_site, LATTIO_ERR_OVERFLOW);
+    RETURN_IF(v > SIZE_MAX / GAUGE_SITE_DOUBLES / sizeof(double), LATTIO_ERR_OVERFLOW);
+    *volume = v;
+    *bytes = v * bytes_per_site;
+    return LATTIO_OK;
+}
+
+int gauge_alloc(uint64_t volume, double **u)
+{
+    RETURN_IF(volume > SIZE_MAX / GAUGE_SITE_DOUBLES / sizeof(double), LATTIO_ERR_OVERFLOW);
+    *u = lattio_malloc((size_t)volume * GAUGE_SITE_DOUBLES * sizeof(double));
+    RETURN_IF(!*u, LATTIO_ERR_NOMEM);
+    return LATTIO_OK;
+}
+
+double *lattio_gauge_alloc(uint64_t volume)
+{
+    double *u = NULL;
+    return gauge_alloc(volume, &u) == LATTIO_OK ? u : NULL;
+}
+
+void lattio_gauge_free(double *u)
+{
+    lattio_free(u);
+}
+
+void gauge_reconstruct_row(double *m)
+{
+    const double *a = m, *b = m + 6;
+    double *c = m + 12;
+    for (int k = 0; k < 3; k++) {
+        const int i = (k + 1) % 3, j = (k + 2) % 3;
+        /* (a x b)_k = a_i b_j - a_j b_i; c_k = conj of that */
+        const double re = a[2 * i] * b[2 * j] - a[2 * i + 1] * b[2 * j + 1] -
+                          (a[2 * j] * b[2 * i] - a[2 * j + 1] * b[2 * i + 1]);
+        const double im = a[2 * i] * b[2 * j + 1] + a[2 * i + 1] * b[2 * j] -
+                          (a[2 * j] * b[2 * i + 1] + a[2 * j + 1] * b[2 * i]);
+        c[2 * k] = re;
+        c[2 * k + 1] = -im;
+    }
+}
+
+/* Native reals of n sites (rows per matrix) into u, rebuilding row 3. */
+static int expand_sites(const unsigned char *native, int nfmt, int rows, uint64_t n, double *u)
+{
+    const size_t per_site = (size_t)4 * rows * 6;
+    for (uint64_t s = 0; s < n; s++)
+        for (int l = 0; l < 4; l++) {
+            double *m = u + (s * 4 + (uint64_t)l) * 18;
+            const size_t first = (size_t)s * per_site + (size_t)l * rows * 6;
+            RETURN_IF_ERROR(lattio_convert_reals(m, LATTIO_REAL_F64_NATIVE,
+                                                 native + first * lattio_real_size(nfmt), nfmt,
+                                                 (size_t)rows * 6));
+            if (rows == 2) gauge_reconstruct_row(m);
+        }
+    return LATTIO_OK;
+}
+
+int gauge_read_links(const lattio_source *src, uint64_t offset, uint64_t volume, int fmt,
+                     int rows, double *u, gauge_sum *sum)
+{
+    const size_t real = lattio_real_size(fmt);
+    const size_t site = (size_t)4 * rows * 6 * real;
+    unsigned char *buf = lattio_malloc(CHUNK_SITES * site);
+    RETURN_IF(!buf, LATTIO_ERR_NOMEM);
+    const int nfmt = gauge_native_fmt(fmt);
+    int rc = LATTIO_OK;
+    for (uint64_t first = 0; rc == LATTIO_OK && first < volume; first += CHUNK_SITES) {
+        const uint64_t n = volume - first < CHUNK_SITES ? volume - first : CHUNK_SITES;
+        const size_t nreal = (size_t)n * site / real;
+        rc = lattio_source_read_exact(src, offset + first * site, buf, (size_t)n * site,
+                                      LATTIO_ERR_TRUNCATED_PAYLOAD);
+        if (rc == LATTIO_OK) rc = lattio_convert_reals(buf, nfmt, buf, fmt, nreal);
+        if (rc != LATTIO_OK) break;
+        gauge_sum_words(sum, buf, (size_t)n * site / 4);
+        rc = expand_sites(buf, nfmt, rows, n, u + first * GAUGE_SITE_DOUBLES);
+    }
+    lattio_free(buf);
+    return rc;
+}
+
+/* The stored rows of n sites of u as native reals of format nfmt. */
+static int shrink_sites(const double *u, int nfmt, int rows, uint64_t n, unsigned char *out)
+{
+    const size_t real = lattio_real_size(nfmt);
+    for (uint64_t s = 0; s < n; s++)
+        for (int l = 0; l < 4; l++) {
+            const double *m = u + (s * 4 + (uint64_t)l) * 18;
+            unsigned char *p = out + ((size_t)s * 4 + (size_t)l) * rows * 6 * real;
+            RETURN_IF_ERROR(lattio_convert_reals(p, nfmt, m, LATTIO_REAL_F64_NATIVE,
+                                                 (size_t)rows * 6));
+        }
+    return LATTIO_OK;
+}
+
+int gauge_write_links(gauge_out *o, const double *u, uint64_t volume, int fmt, int rows,
+                      gauge_sum *sum)
+{
+    const size_t real = lattio_real_size(fmt);
+    const size_t site = (size_t)4 * rows * 6 * real;
+    unsigned char *buf = lattio_malloc(CHUNK_SITES * site);
+    RETURN_IF(!buf, LATTIO_ERR_NOMEM);
+    const int nfmt = gauge_native_fmt(fmt);
+    int rc = LATTIO_OK;
+    for (uint64_t first = 0; rc == LATTIO_OK && first < volume; first += CHUNK_SITES) {
+        const uint64_t n = volume - first < CHUNK_SITES ? volume - first : CHUNK_SITES;
+        rc = shrink_sites(u + first * GAUGE_SITE_DOUBLES, nfmt, rows, n, buf);
+        if (rc != LATTIO_OK) break;
+        if (sum) gauge_sum_words(sum, buf, (size_t)n * site / 4);
+        if (!o) continue;
+        rc = lattio_convert_reals(buf, fmt, buf, nfmt, (size_t)n * site / real);
+        if (rc == LATTIO_OK) rc = gauge_out_write(o, buf, (size_t)n * site);
+    }
+    lattio_free(buf);
+    return rc;
+}
+
+/* --- output under a temporary name ---------------------------------------- */
+
+int gauge_out_open(gauge_out *o, const char *path)
+{
+    o->fd = -1;
+    o->status = LATTIO_OK;
+    o->path = path;
+    return lattio_temp_create(path, &o->fd, &o->tmp);
+}
+
+int gauge_out_write(gauge_out *o, const void *buf, size_t n)
+{
+    const unsigned char *p = buf;
+    while (o->status == LATTIO_OK && n > 0) {
+        const ssize_t k = write(o->fd, p, n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) o->status = LATTIO_FAIL_ERRNO(LATTIO_ERR_WRITE, "write");
+        else {
+            p += k;
+            n -= (size_t)k;
+        }
+    }
+    return o->status;
+}
+
+int gauge_out_close(gauge_out *o, int ok)
+{
+    int rc = o->status;
+    if (close(o->fd) != 0 && rc == LATTIO_OK) rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_CLOSE, "close");
+    if (rc == LATTIO_OK && !ok) rc = LATTIO_ERR_WRITE;
+    if (rc == LATTIO_OK) rc = lattio_temp_publish(o->tmp, o->path);
+    if (rc != LATTIO_OK) unlink(o->tmp);
+    lattio_free(o->tmp);
+    o->tmp = NULL;
+    return rc;
+}
