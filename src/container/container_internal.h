@@ -212,7 +212,7 @@ enum {
     LATTIO_CONT_VERIFY_IN_ORDER = 2 /* in-order reads checked as they go (8.6) */
 };
 
-/* Read n bytes at pos (pos + n <= t->bytes) of local task i's stream,
+/* Read n bytes at pos (pos + n <= t->bytes) of local task i's stream (s),
  * verified (docs/format.md 8.6) as `verify` says:
  * - a read covering a chunk's whole used part checks what it read;
  * - IN_ORDER: a read continuing the chunk's in-order reading (from its
@@ -226,9 +226,14 @@ enum {
  * Reading the stream in order from 0 to its end also checks the stream CRC
  * (combined from the chunk CRCs).  Errors: ERR_CONTAINER_CHECKSUM,
  * ERR_NOMEM, read errors. */
-int lattio_cont_read_stream(const lattio_source *src, const lattio_cont_header *h, uint32_t i,
-                            lattio_cont_task_info *t, int verify, lattio_cont_cache *cache,
-                            uint64_t pos, void *buf, size_t n);
+typedef struct lattio_cont_view {
+    const lattio_source *src;    /* the member's bytes */
+    const lattio_cont_header *h; /* its header */
+    uint32_t i;                  /* the task's index in the member */
+    lattio_cont_task_info *t;    /* the task and its reading state */
+} lattio_cont_view;
+int lattio_cont_read_stream(const lattio_cont_view *s, int verify, lattio_cont_cache *cache, uint64_t pos,
+                            void *buf, size_t n);
 /* Check the rest of a chunk left part-read by IN_ORDER reading (no-op when
  * there is none): ERR_CONTAINER_CHECKSUM, read errors. */
 int lattio_cont_finish_pending(const lattio_source *src, const lattio_cont_header *h, uint32_t i,

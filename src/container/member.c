@@ -201,11 +201,11 @@ static int cache_fill(lattio_cont_cache *c, const lattio_source *src, const latt
 
 /* In-order reading of chunk b: k bytes straight into p, the chunk's CRC
  * extended; checked when the chunk's `used` bytes are through. */
-static int read_in_order(const lattio_source *src, const lattio_cont_header *h, uint32_t i,
-                         lattio_cont_task_info *t, uint64_t b, uint64_t used, uint64_t off,
-                         unsigned char *p, size_t k)
+static int read_in_order(const lattio_cont_view *s, uint64_t b, uint64_t used, uint64_t off, unsigned char *p,
+                         size_t k)
 {
-    RETURN_IF_ERROR(lattio_source_read_exact(src, off, p, k, LATTIO_ERR_CONTAINER_TRUNCATED));
+    lattio_cont_task_info *t = s->t;
+    RETURN_IF_ERROR(lattio_source_read_exact(s->src, off, p, k, LATTIO_ERR_CONTAINER_TRUNCATED));
     if (!t->pending) {
         t->pending = 1;
         t->pend_block = b;
@@ -217,56 +217,67 @@ static int read_in_order(const lattio_source *src, const lattio_cont_header *h, 
     if (t->pend_len < used) return LATTIO_OK;
     lattio_cont_trailer tr;
     t->pending = 0;
-    RETURN_IF_ERROR(lattio_cont_trailer_at(src, h, i, b, &tr));
+    RETURN_IF_ERROR(lattio_cont_trailer_at(s->src, s->h, s->i, b, &tr));
     RETURN_IF(tr.used != used, LATTIO_ERR_CONTAINER_CHUNK);
     RETURN_IF(t->pend_crc != tr.data_crc, LATTIO_ERR_CONTAINER_CHECKSUM);
     t->checked[b] = 1;
     return LATTIO_OK;
 }
 
-/* One read within chunk b: k bytes at data offset `in` (file offset off)
- * into p, verified as lattio_cont_read_stream says. */
-static int read_piece(const lattio_source *src, const lattio_cont_header *h, uint32_t i,
-                      lattio_cont_task_info *t, lattio_cont_cache *cache, int in_order, uint64_t b,
-                      uint64_t in, uint64_t off, unsigned char *p, size_t k)
+/* An unchecked chunk b (`used` bytes) read in part, out of order: its used
+ * part read once into the cache and checked, the k bytes at data offset
+ * `in` (file offset off) copied from there; a chunk too large for the cache
+ * is checked by a separate pass and then read. */
+static int read_through_cache(const lattio_cont_view *s, lattio_cont_cache *cache, uint64_t b, uint64_t in,
+                              uint64_t off, unsigned char *p, size_t k)
 {
-    const uint64_t cap = lattio_cont_capacity(h), rest = t->bytes - b * cap;
+    const uint64_t cap = lattio_cont_capacity(s->h), rest = s->t->bytes - b * cap;
     const uint64_t used = rest < cap ? rest : cap;
-    if (cache_copy(cache, src, off, p, k)) return LATTIO_OK;
-    if (b < t->chunks && !t->checked[b]) {
-        if (in == 0 && k == used) { /* the whole chunk: check what is read */
-            RETURN_IF_ERROR(lattio_source_read_exact(src, off, p, k, LATTIO_ERR_CONTAINER_TRUNCATED));
-            RETURN_IF_ERROR(check_read_chunk(src, h, i, b, p, k));
-            t->checked[b] = 1;
-            return LATTIO_OK;
-        }
-        if (in_order && (t->pending ? t->pend_block == b && in == t->pend_len : in == 0))
-            return read_in_order(src, h, i, t, b, used, off, p, k);
-        if (cache && used <= LATTIO_CONT_CACHE_MAX) {
-            RETURN_IF_ERROR(cache_fill(cache, src, h, i, b, off - in, (size_t)used));
-            t->checked[b] = 1;
-            if (cache_copy(cache, src, off, p, k)) return LATTIO_OK;
-            return LATTIO_FAIL(LATTIO_ERR_CONTAINER_CHUNK, "read beyond the chunk");
-        }
-        RETURN_IF_ERROR(lattio_cont_verify_chunk(src, h, i, b));
-        t->checked[b] = 1;
+    if (cache && used <= LATTIO_CONT_CACHE_MAX) {
+        RETURN_IF_ERROR(cache_fill(cache, s->src, s->h, s->i, b, off - in, (size_t)used));
+        s->t->checked[b] = 1;
+        if (cache_copy(cache, s->src, off, p, k)) return LATTIO_OK;
+        return LATTIO_FAIL(LATTIO_ERR_CONTAINER_CHUNK, "read beyond the chunk");
     }
-    return lattio_source_read_exact(src, off, p, k, LATTIO_ERR_CONTAINER_TRUNCATED);
+    RETURN_IF_ERROR(lattio_cont_verify_chunk(s->src, s->h, s->i, b));
+    s->t->checked[b] = 1;
+    return lattio_source_read_exact(s->src, off, p, k, LATTIO_ERR_CONTAINER_TRUNCATED);
+}
+
+/* One read within one chunk: k bytes at stream position pos (file offset
+ * off) into p, verified as lattio_cont_read_stream says. */
+static int read_piece(const lattio_cont_view *s, lattio_cont_cache *cache, int in_order, uint64_t pos, uint64_t off,
+                      unsigned char *p, size_t k)
+{
+    lattio_cont_task_info *t = s->t;
+    const uint64_t cap = lattio_cont_capacity(s->h), b = pos / cap, in = pos % cap, rest = t->bytes - b * cap;
+    const uint64_t used = rest < cap ? rest : cap;
+    if (cache_copy(cache, s->src, off, p, k)) return LATTIO_OK;
+    if (b >= t->chunks || t->checked[b]) return lattio_source_read_exact(s->src, off, p, k, LATTIO_ERR_CONTAINER_TRUNCATED);
+    if (in == 0 && k == used) { /* the whole chunk: check what is read */
+        RETURN_IF_ERROR(lattio_source_read_exact(s->src, off, p, k, LATTIO_ERR_CONTAINER_TRUNCATED));
+        RETURN_IF_ERROR(check_read_chunk(s->src, s->h, s->i, b, p, k));
+        t->checked[b] = 1;
+        return LATTIO_OK;
+    }
+    if (in_order && (t->pending ? t->pend_block == b && in == t->pend_len : in == 0))
+        return read_in_order(s, b, used, off, p, k);
+    return read_through_cache(s, cache, b, in, off, p, k);
 }
 
 /* In-order reading from byte 0: fold the (verified) data CRCs of the
  * chunks this read completes into the stream CRC, and at the stream's end
  * compare it with the recorded one.  No byte goes through the CRC twice. */
-static int follow_stream(const lattio_source *src, const lattio_cont_header *h, uint32_t i,
-                         lattio_cont_task_info *t, uint64_t pos, size_t k)
+static int follow_stream(const lattio_cont_view *s, uint64_t pos, size_t k)
 {
-    const uint64_t cap = lattio_cont_capacity(h), end = pos + k;
+    lattio_cont_task_info *t = s->t;
+    const uint64_t cap = lattio_cont_capacity(s->h), end = pos + k;
     if (pos != t->seq_pos || k == 0 || !t->has_crc) return LATTIO_OK;
     for (uint64_t b = pos / cap; b < t->chunks; b++) {
         uint64_t chunk_end = (b + 1) * cap < t->bytes ? (b + 1) * cap : t->bytes;
         if (chunk_end > end) break; /* not completed by this read */
         lattio_cont_trailer tr;
-        RETURN_IF_ERROR(lattio_cont_trailer_at(src, h, i, b, &tr));
+        RETURN_IF_ERROR(lattio_cont_trailer_at(s->src, s->h, s->i, b, &tr));
         t->seq_crc = lattio_cont_crc32_combine(t->seq_crc, tr.data_crc, tr.used);
     }
     t->seq_pos = end;
@@ -274,11 +285,11 @@ static int follow_stream(const lattio_source *src, const lattio_cont_header *h, 
     return LATTIO_OK;
 }
 
-int lattio_cont_read_stream(const lattio_source *src, const lattio_cont_header *h, uint32_t i,
-                            lattio_cont_task_info *t, int verify, lattio_cont_cache *cache,
-                            uint64_t pos, void *buf, size_t n)
+int lattio_cont_read_stream(const lattio_cont_view *s, int verify, lattio_cont_cache *cache, uint64_t pos,
+                            void *buf, size_t n)
 {
-    const uint64_t cap = lattio_cont_capacity(h);
+    lattio_cont_task_info *t = s->t;
+    const uint64_t cap = lattio_cont_capacity(s->h);
     unsigned char *p = buf;
     RETURN_IF(pos > t->bytes || n > t->bytes - pos, LATTIO_ERR_RECORD_OVERRUN);
     if (verify && n && !t->checked && t->chunks) {
@@ -287,17 +298,17 @@ int lattio_cont_read_stream(const lattio_source *src, const lattio_cont_header *
     }
     /* leaving a part-read chunk: check its rest first */
     if (t->pending && n && pos != t->pend_block * cap + t->pend_len)
-        RETURN_IF_ERROR(lattio_cont_finish_pending(src, h, i, t));
+        RETURN_IF_ERROR(lattio_cont_finish_pending(s->src, s->h, s->i, t));
     while (n > 0) {
         uint64_t off = 0, avail = 0;
-        RETURN_IF_ERROR(lattio_cont_locate(h, i, pos, &off, &avail));
+        RETURN_IF_ERROR(lattio_cont_locate(s->h, s->i, pos, &off, &avail));
         size_t k = avail < n ? (size_t)avail : n;
-        if (verify)
-            RETURN_IF_ERROR(read_piece(src, h, i, t, cache, verify == LATTIO_CONT_VERIFY_IN_ORDER,
-                                       pos / cap, pos % cap, off, p, k));
-        else
-            RETURN_IF_ERROR(lattio_source_read_exact(src, off, p, k, LATTIO_ERR_CONTAINER_TRUNCATED));
-        if (verify) RETURN_IF_ERROR(follow_stream(src, h, i, t, pos, k));
+        if (verify) {
+            RETURN_IF_ERROR(read_piece(s, cache, verify == LATTIO_CONT_VERIFY_IN_ORDER, pos, off, p, k));
+            RETURN_IF_ERROR(follow_stream(s, pos, k));
+        } else {
+            RETURN_IF_ERROR(lattio_source_read_exact(s->src, off, p, k, LATTIO_ERR_CONTAINER_TRUNCATED));
+        }
         p += k;
         pos += k;
         n -= k;

@@ -195,8 +195,8 @@ int lattio_container_reader_read(lattio_container_reader *r, uint32_t task, uint
     const lattio_cont_member *m = &r->m[k];
     int verify = r->flags & LATTIO_CONTAINER_NO_VERIFY ? LATTIO_CONT_VERIFY_NONE
                                                         : LATTIO_CONT_VERIFY_STRICT;
-    return lattio_cont_read_stream(&m->src, &m->h, task - m->h.first_task, t, verify, &r->cache, offset,
-                                   buf, n);
+    const lattio_cont_view s = {&m->src, &m->h, task - m->h.first_task, t};
+    return lattio_cont_read_stream(&s, verify, &r->cache, offset, buf, n);
 }
 
 int lattio_container_reader_chunk(lattio_container_reader *r, uint32_t task, uint64_t block,

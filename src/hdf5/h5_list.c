@@ -149,47 +149,78 @@ static int chunks_whole(hid_t ds, hid_t dcpl, const char *path, const hsize_t *d
     return rc;
 }
 
+/* Local: the bytes a dataset of `rank` dimensions `dims` of elements of
+ * type_size bytes needs (refused beyond 2^64). */
+static int data_bytes(const char *path, size_t type_size, const hsize_t *dims, int rank, uint64_t *bytes)
+{
+    *bytes = type_size;
+    for (int i = 0; i < rank; i++) {
+        if (dims[i] && *bytes > UINT64_MAX / dims[i]) return storage_refused(path, "dimensions beyond 2^64 bytes");
+        *bytes *= dims[i];
+    }
+    return LATTIO_OK;
+}
+
+/* Local: where the file's data may lie: its size, or HDF5's end of
+ * allocation when that is smaller (HDF5 reads nothing beyond it). */
+static int data_end(hid_t fid, const char *path, hsize_t *eof)
+{
+    haddr_t eoa = HADDR_UNDEF;
+    if (H5Fget_filesize(fid, eof) < 0) return lattio_h5_damaged(path, "file size unknown");
+    if (H5Fget_eoa(fid, &eoa) >= 0 && eoa < *eof) *eof = eoa;
+    H5Eclear2(H5E_DEFAULT);
+    return LATTIO_OK;
+}
+
+/* Local: the dataset's storage layout, one lattio reads: contiguous,
+ * chunked or compact, inside the file, with filters it has. */
+static int layout_readable(hid_t dcpl, const char *path, H5D_layout_t *layout)
+{
+    *layout = H5Pget_layout(dcpl);
+    const int external = H5Pget_external_count(dcpl);
+    if (*layout == H5D_LAYOUT_ERROR || external < 0) return lattio_h5_damaged(path, "storage layout cannot be read");
+    if (external > 0)
+        return storage_refused(path, "raw data in %d external file(s); lattio reads data inside the file only",
+                               external);
+    if (*layout != H5D_CONTIGUOUS && *layout != H5D_CHUNKED && *layout != H5D_COMPACT)
+        return storage_refused(path, "a virtual dataset (layout %d); lattio reads data inside the file only",
+                               (int)*layout);
+    return filters_available(dcpl, path);
+}
+
+/* Local: a contiguous or compact dataset stores exactly its `bytes`, a
+ * contiguous one all inside the file's first eof bytes. */
+static int whole_in_file(hid_t ds, const char *path, H5D_layout_t layout, uint64_t bytes, hsize_t eof)
+{
+    H5D_space_status_t st = H5D_SPACE_STATUS_ERROR;
+    if (H5Dget_space_status(ds, &st) < 0) return lattio_h5_damaged(path, "storage cannot be read");
+    /* (a compressed chunked dataset is "partly allocated": its chunks are counted instead) */
+    if (st != H5D_SPACE_STATUS_ALLOCATED && layout == H5D_CONTIGUOUS)
+        return storage_refused(path, "never written in full (no storage for %llu bytes)", (unsigned long long)bytes);
+    if (layout == H5D_CHUNKED) return LATTIO_OK;
+    const hsize_t stored = H5Dget_storage_size(ds);
+    const haddr_t at = layout == H5D_CONTIGUOUS ? H5Dget_offset(ds) : 0;
+    if (stored != bytes)
+        return storage_refused(path, "stores %llu bytes, its dimensions need %llu", (unsigned long long)stored,
+                               (unsigned long long)bytes);
+    if (layout == H5D_CONTIGUOUS && (at == HADDR_UNDEF || at > eof || bytes > eof - at))
+        return storage_refused(path, "its %llu bytes at byte %llu lie beyond the end of the file",
+                               (unsigned long long)bytes, (unsigned long long)at);
+    return LATTIO_OK;
+}
+
 static int check_storage(hid_t fid, hid_t ds, const char *path, size_t type_size, const hsize_t *dims, int rank)
 {
     hsize_t eof = 0;
-    haddr_t eoa = HADDR_UNDEF;
-    if (H5Fget_filesize(fid, &eof) < 0) return lattio_h5_damaged(path, "file size unknown");
-    if (H5Fget_eoa(fid, &eoa) >= 0 && eoa < eof) eof = eoa; /* HDF5 reads nothing beyond its end of allocation */
-    H5Eclear2(H5E_DEFAULT);
-    uint64_t bytes = type_size;
-    for (int i = 0; i < rank; i++) {
-        if (dims[i] && bytes > UINT64_MAX / dims[i]) return storage_refused(path, "dimensions beyond 2^64 bytes");
-        bytes *= dims[i];
-    }
+    uint64_t bytes = 0;
+    RETURN_IF_ERROR(data_end(fid, path, &eof));
+    RETURN_IF_ERROR(data_bytes(path, type_size, dims, rank, &bytes));
     hid_t dcpl = H5Dget_create_plist(ds);
     if (dcpl < 0) return lattio_h5_damaged(path, "creation properties cannot be read");
-    const H5D_layout_t layout = H5Pget_layout(dcpl);
-    const int external = H5Pget_external_count(dcpl);
-    int rc = layout == H5D_LAYOUT_ERROR || external < 0 ? lattio_h5_damaged(path, "storage layout cannot be read")
-                                                        : LATTIO_OK;
-    if (rc == LATTIO_OK && external > 0)
-        rc = storage_refused(path, "raw data in %d external file(s); lattio reads data inside the file only",
-                             external);
-    if (rc == LATTIO_OK && layout != H5D_CONTIGUOUS && layout != H5D_CHUNKED && layout != H5D_COMPACT)
-        rc = storage_refused(path, "a virtual dataset (layout %d); lattio reads data inside the file only",
-                             (int)layout);
-    if (rc == LATTIO_OK) rc = filters_available(dcpl, path);
-    H5D_space_status_t st = H5D_SPACE_STATUS_ERROR;
-    if (rc == LATTIO_OK && H5Dget_space_status(ds, &st) < 0) rc = lattio_h5_damaged(path, "storage cannot be read");
-    /* (a compressed chunked dataset is "partly allocated": its chunks are counted instead) */
-    if (rc == LATTIO_OK && st != H5D_SPACE_STATUS_ALLOCATED && layout == H5D_CONTIGUOUS)
-        rc = storage_refused(path, "never written in full (no storage for %llu bytes)",
-                             (unsigned long long)bytes);
+    H5D_layout_t layout = H5D_LAYOUT_ERROR;
+    int rc = layout_readable(dcpl, path, &layout);
+    if (rc == LATTIO_OK) rc = whole_in_file(ds, path, layout, bytes, eof);
     if (rc == LATTIO_OK && layout == H5D_CHUNKED) rc = chunks_whole(ds, dcpl, path, dims, rank, eof);
-    if (rc == LATTIO_OK && layout != H5D_CHUNKED) {
-        const hsize_t stored = H5Dget_storage_size(ds);
-        const haddr_t at = layout == H5D_CONTIGUOUS ? H5Dget_offset(ds) : 0;
-        if (stored != bytes) rc = storage_refused(path, "stores %llu bytes, its dimensions need %llu",
-                                                  (unsigned long long)stored, (unsigned long long)bytes);
-        else if (layout == H5D_CONTIGUOUS && (at == HADDR_UNDEF || at > eof || bytes > eof - at))
-            rc = storage_refused(path, "its %llu bytes at byte %llu lie beyond the end of the file",
-                                 (unsigned long long)bytes, (unsigned long long)at);
-    }
     H5Pclose(dcpl);
     H5Eclear2(H5E_DEFAULT);
     return rc;
@@ -227,63 +258,96 @@ static int marked_yet_not_field(hid_t obj, const char *path, const char *why)
     return LATTIO_H5_NOT_FIELD;
 }
 
+/* What examine_dataset learns of a dataset. */
+typedef struct dsview {
+    hid_t sp, t;
+    hsize_t dims[H5S_MAX_RANK];
+    int rank;
+    uint64_t reals; /* per element of the type */
+    int fmt;
+} dsview;
+
+/* Local: the dataset's shape and type can be read, its elements are
+ * floats (else a field's marks on it are damage) and it has at least nd
+ * non-empty dimensions (else LATTIO_H5_NOT_FIELD). */
+static int shaped_like_field(hid_t ds, const char *path, int nd, dsview *v)
+{
+    v->sp = H5Dget_space(ds);
+    v->t = H5Dget_type(ds);
+    v->rank = v->sp < 0 ? -1 : H5Sget_simple_extent_dims(v->sp, v->dims, NULL);
+    const int fb = v->t < 0 ? -1 : float_based(v->t, 0);
+    if (v->rank < 0 || fb < 0) return lattio_h5_damaged(path, "dataset's shape or type cannot be read");
+    if (!fb) return marked_yet_not_field(ds, path, "its element type is not real or complex floats");
+    if (v->rank < nd) return LATTIO_H5_NOT_FIELD;
+    for (int i = 0; i < v->rank; i++)
+        if (v->dims[i] == 0) return LATTIO_H5_NOT_FIELD;
+    return LATTIO_OK;
+}
+
+/* Local: the element type is one lattio reads (reals and their format into v). */
+static int element_type_readable(const char *path, dsview *v)
+{
+    if (lattio_h5_type_reals(v->t, &v->reals, &v->fmt) == LATTIO_OK) return LATTIO_OK;
+    char why[300];
+    snprintf(why, sizeof why, "%s", lattio_detail_peek());
+    lattio_detail_set("%s: element type not one lattio reads (IEEE binary32/64 floats, r,i or re,im compounds "
+                      "of them, arrays of these)%s%s", path, why[0] ? ": " : "", why);
+    return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "element type");
+}
+
+/* Local: the entry of a field of nd dimensions seen as v, with marks. */
+static void entry_of(lattio_h5_entry *e, const dsview *v, int nd, unsigned marks)
+{
+    uint64_t reals = v->reals;
+    e->layout = marks & (MARK_KIND | MARK_SHA256) ? LATTIO_H5_QLUA : LATTIO_H5_QDP;
+    e->nd = nd;
+    for (int i = 0; i < nd; i++) /* x fastest */
+        e->dims[i] = e->layout == LATTIO_H5_QLUA ? v->dims[i] : v->dims[nd - 1 - i];
+    for (int i = nd; i < v->rank; i++) reals *= v->dims[i];
+    e->elements = reals;
+    e->precision = lattio_real_size(v->fmt) == 4 ? 32 : 64;
+    e->big_endian = v->fmt == LATTIO_REAL_F32_BE || v->fmt == LATTIO_REAL_F64_BE;
+    e->gauge = nd == 4 && reals == 72;
+    e->checksum = marks & MARK_SUMA ? 1 : marks & MARK_SHA256 ? 2 : 0;
+}
+
+/* Local: the stored checksums can be compared: a .sha256 of 32 bytes, or
+ * both SciDAC words, each 32-bit. */
+static int sums_comparable(hid_t ds, const char *path, const lattio_h5_entry *e, unsigned marks)
+{
+    if (e->checksum == 2) {
+        unsigned char sum[32];
+        RETURN_IF_ERROR(lattio_h5_get_bytes32(ds, ".sha256", sum));
+    }
+    if (!(marks & (MARK_SUMA | MARK_SUMB))) return LATTIO_OK;
+    uint32_t a = 0, b = 0;
+    int rc = lattio_h5_get_u32(ds, "suma", &a);
+    if (rc == LATTIO_OK) rc = lattio_h5_get_u32(ds, "sumb", &b);
+    if (rc != LATTIO_ERR_NOT_FOUND) return rc;
+    lattio_detail_set("%s: suma without sumb, or sumb without suma", path);
+    return LATTIO_FAIL(LATTIO_ERR_HDF5_ATTRIBUTE, "suma/sumb");
+}
+
 /* Describe dataset ds at `path` as a field of nd lattice dimensions into
  * e: LATTIO_OK, LATTIO_H5_NOT_FIELD, or the status of what is wrong. */
 static int examine_dataset(hid_t fid, hid_t ds, const char *path, int nd, lattio_h5_entry *e)
 {
     memset(e, 0, sizeof *e);
-    hid_t sp = H5Dget_space(ds), t = H5Dget_type(ds);
-    hsize_t dims[H5S_MAX_RANK];
-    const int rank = sp < 0 ? -1 : H5Sget_simple_extent_dims(sp, dims, NULL);
-    const int fb = t < 0 ? -1 : float_based(t, 0);
-    int rc = rank < 0 || fb < 0 ? lattio_h5_damaged(path, "dataset's shape or type cannot be read") : LATTIO_OK;
-    if (rc == LATTIO_OK && !fb) rc = marked_yet_not_field(ds, path, "its element type is not real or complex floats");
-    if (rc == LATTIO_OK && rank < nd) rc = LATTIO_H5_NOT_FIELD;
-    for (int i = 0; i < rank && rc == LATTIO_OK; i++)
-        if (dims[i] == 0) rc = LATTIO_H5_NOT_FIELD;
-    uint64_t reals = 0;
-    int fmt = 0;
-    if (rc == LATTIO_OK && lattio_h5_type_reals(t, &reals, &fmt) != LATTIO_OK) {
-        char why[300];
-        snprintf(why, sizeof why, "%s", lattio_detail_peek());
-        lattio_detail_set("%s: element type not one lattio reads (IEEE binary32/64 floats, r,i or re,im compounds "
-                          "of them, arrays of these)%s%s", path, why[0] ? ": " : "", why);
-        rc = LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "element type");
-    }
+    dsview v;
+    memset(&v, 0, sizeof v);
+    unsigned marks = 0;
+    int rc = shaped_like_field(ds, path, nd, &v);
+    if (rc == LATTIO_OK) rc = element_type_readable(path, &v);
     if (rc == LATTIO_OK) rc = attributes_readable(ds, path);
-    if (rc == LATTIO_OK) rc = check_storage(fid, ds, path, H5Tget_size(t), dims, rank);
+    if (rc == LATTIO_OK) rc = check_storage(fid, ds, path, H5Tget_size(v.t), v.dims, v.rank);
     if (rc == LATTIO_OK && snprintf(e->path, sizeof e->path, "%s", path) >= (int)sizeof e->path)
         rc = LATTIO_FAIL(LATTIO_ERR_HDF5_LIMIT, "path length");
-    unsigned marks = 0;
     if (rc == LATTIO_OK) rc = marks_of(ds, path, &marks);
-    if (rc == LATTIO_OK) {
-        e->layout = marks & (MARK_KIND | MARK_SHA256) ? LATTIO_H5_QLUA : LATTIO_H5_QDP;
-        e->nd = nd;
-        for (int i = 0; i < nd; i++) /* x fastest */
-            e->dims[i] = e->layout == LATTIO_H5_QLUA ? dims[i] : dims[nd - 1 - i];
-        for (int i = nd; i < rank; i++) reals *= dims[i];
-        e->elements = reals;
-        e->precision = lattio_real_size(fmt) == 4 ? 32 : 64;
-        e->big_endian = fmt == LATTIO_REAL_F32_BE || fmt == LATTIO_REAL_F64_BE;
-        e->gauge = nd == 4 && reals == 72;
-        e->checksum = marks & MARK_SUMA ? 1 : marks & MARK_SHA256 ? 2 : 0;
-    }
-    if (rc == LATTIO_OK && e->checksum == 2) { /* a .sha256 must be one lattio can compare */
-        unsigned char sum[32];
-        rc = lattio_h5_get_bytes32(ds, ".sha256", sum);
-    }
-    if (rc == LATTIO_OK && (marks & (MARK_SUMA | MARK_SUMB))) { /* both SciDAC words, each 32-bit */
-        uint32_t a = 0, b = 0;
-        rc = lattio_h5_get_u32(ds, "suma", &a);
-        if (rc == LATTIO_OK) rc = lattio_h5_get_u32(ds, "sumb", &b);
-        if (rc == LATTIO_ERR_NOT_FOUND) {
-            lattio_detail_set("%s: suma without sumb, or sumb without suma", path);
-            rc = LATTIO_FAIL(LATTIO_ERR_HDF5_ATTRIBUTE, "suma/sumb");
-        }
-    }
+    if (rc == LATTIO_OK) entry_of(e, &v, nd, marks);
+    if (rc == LATTIO_OK) rc = sums_comparable(ds, path, e, marks);
     H5Eclear2(H5E_DEFAULT);
-    if (t >= 0) H5Tclose(t);
-    if (sp >= 0) H5Sclose(sp);
+    if (v.t >= 0) H5Tclose(v.t);
+    if (v.sp >= 0) H5Sclose(v.sp);
     return rc;
 }
 

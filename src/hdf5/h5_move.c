@@ -74,51 +74,85 @@ static int select_chunk(hid_t fs, const lattio_slab_plan *pl, const lattio_layou
  * descriptor sets no staging bound (as the collective strategy's rounds). */
 #define H5_ROUND_BYTES ((uint64_t)16 << 20)
 
+/* The HDF5 transport's state for one dataset. */
+typedef struct h5io {
+    lattio_slab_plan pl;
+    uint64_t rounds;     /* the most any rank has */
+    size_t site, elem;   /* bytes per disk site, per element of the type */
+    unsigned char *buf;  /* one slab of disk sites */
+    hid_t type, fs, dxpl;
+} h5io;
+
+/* Collective: the plan of slabs (the stager's bound, else H5_ROUND_BYTES a
+ * round), the buffer, the type (the file's: HDF5 converts nothing), the
+ * file space and the transfer properties. */
+static int h5io_open(lattio_h5_move *m, const lattio_field_pipe *p, h5io *io)
+{
+    const uint64_t dflt = H5_ROUND_BYTES / p->st.disk_site;
+    lattio_slab_plan_make(&io->pl, &p->fl, p->s.staging_sites ? p->s.staging_sites : dflt ? dflt : 1);
+    io->site = p->st.disk_site;
+    io->elem = 1;
+    io->type = io->fs = io->dxpl = -1;
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Allreduce(&io->pl.nchunks, &io->rounds, 1, MPI_UINT64_T, MPI_MAX,
+                                                  lattio_xfer_comm(m->f)), "rounds"));
+    io->buf = lattio_malloc(io->pl.max_sites ? (size_t)io->pl.max_sites * io->site : 1);
+    io->type = m->mtype >= 0 ? H5Tcopy(m->mtype) : H5Dget_type(m->dset);
+    io->fs = H5Dget_space(m->dset);
+    io->dxpl = lattio_h5_dxpl();
+    int rc = !io->buf ? LATTIO_FAIL(LATTIO_ERR_NOMEM, "slab")
+                      : H5_CHECK(io->type < 0 || io->fs < 0 || io->dxpl < 0 ? -1 : 0, "dataset");
+    rc = lattio_xfer_agree(m->f, rc);
+    if (rc == LATTIO_OK) io->elem = H5Tget_size(io->type);
+    return rc;
+}
+
+/* Collective: round q, this rank's slab (or nothing) through one
+ * collective H5Dwrite / H5Dread, which every rank joins, failed or not. */
+static int h5io_round(lattio_h5_move *m, lattio_field_pipe *p, h5io *io, uint64_t q, int writing)
+{
+    uint64_t first = 0, n = 0;
+    lattio_slab_chunk(&io->pl, q, &first, &n);
+    int lrc = LATTIO_OK;
+    if (writing && n) {
+        lattio_xfer_phase(m->f, LATTIO_PHASE_PACK);
+        lrc = p->s.fill(p->s.ctx, 0, first, n, io->buf);
+    }
+    const hsize_t count = (hsize_t)(n * io->site / io->elem);
+    hid_t ms = H5Screate_simple(1, n ? &count : (const hsize_t[]){1}, NULL);
+    if (ms >= 0 && !n) H5Sselect_none(ms);
+    if (ms < 0 || select_chunk(io->fs, &io->pl, &p->fl, first, n) < 0)
+        lrc = lrc < 0 ? lrc : lattio_h5_fail(LATTIO_ERR_HDF5, "selection");
+    lattio_xfer_phase(m->f, LATTIO_PHASE_IO);
+    herr_t e = ms < 0 ? -1
+               : writing ? H5Dwrite(m->dset, io->type, ms, io->fs, io->dxpl, io->buf)
+                         : H5Dread(m->dset, io->type, ms, io->fs, io->dxpl, io->buf);
+    if (lrc == LATTIO_OK && e < 0) lrc = writing ? lattio_h5_fail(LATTIO_ERR_WRITE, "H5Dwrite") : lattio_h5_read_fail();
+    if (ms >= 0) H5Sclose(ms);
+    if (!writing && n && lrc == LATTIO_OK) lrc = p->s.drain(p->s.ctx, 0, first, n, io->buf);
+    return lattio_xfer_agree(m->f, lrc);
+}
+
+/* Local: why HDF5 did not transfer collectively (into m), and the state freed. */
+static void h5io_close(lattio_h5_move *m, h5io *io)
+{
+    uint32_t local_cause = 0, global_cause = 0;
+    if (io->dxpl >= 0 && H5Pget_mpio_no_collective_cause(io->dxpl, &local_cause, &global_cause) >= 0)
+        m->no_coll = global_cause;
+    if (io->dxpl >= 0) H5Pclose(io->dxpl);
+    if (io->fs >= 0) H5Sclose(io->fs);
+    if (io->type >= 0) H5Tclose(io->type);
+    lattio_free(io->buf);
+}
+
 /* Collective: every rank's slabs of p->fl through H5Dwrite / H5Dread. */
 static int hdf5_rounds(lattio_h5_move *m, lattio_field_pipe *p, int writing)
 {
-    MPI_Comm comm = lattio_xfer_comm(m->f);
-    lattio_slab_plan pl;
-    const uint64_t dflt = H5_ROUND_BYTES / p->st.disk_site;
-    lattio_slab_plan_make(&pl, &p->fl, p->s.staging_sites ? p->s.staging_sites : dflt ? dflt : 1);
-    uint64_t rounds = 0;
-    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Allreduce(&pl.nchunks, &rounds, 1, MPI_UINT64_T, MPI_MAX, comm), "rounds"));
-    const size_t site = p->st.disk_site;
-    unsigned char *buf = lattio_malloc(pl.max_sites ? (size_t)pl.max_sites * site : 1);
-    /* the memory type is the file's: HDF5 converts nothing */
-    hid_t type = m->mtype >= 0 ? H5Tcopy(m->mtype) : H5Dget_type(m->dset);
-    hid_t fs = H5Dget_space(m->dset), dxpl = lattio_h5_dxpl();
-    int rc = !buf ? LATTIO_FAIL(LATTIO_ERR_NOMEM, "slab") : H5_CHECK(type < 0 || fs < 0 || dxpl < 0 ? -1 : 0, "dataset");
-    rc = lattio_xfer_agree(m->f, rc);
-    const size_t elem = rc == LATTIO_OK ? H5Tget_size(type) : 1;
-    for (uint64_t q = 0; q < rounds && rc == LATTIO_OK; q++) {
-        uint64_t first = 0, n = 0;
-        lattio_slab_chunk(&pl, q, &first, &n);
-        int lrc = LATTIO_OK;
-        if (writing && n) {
-            lattio_xfer_phase(m->f, LATTIO_PHASE_PACK);
-            lrc = p->s.fill(p->s.ctx, 0, first, n, buf);
-        }
-        const hsize_t count = (hsize_t)(n * site / elem);
-        hid_t ms = H5Screate_simple(1, n ? &count : (const hsize_t[]){1}, NULL);
-        if (ms >= 0 && !n) H5Sselect_none(ms);
-        if (ms < 0 || select_chunk(fs, &pl, &p->fl, first, n) < 0)
-            lrc = lrc < 0 ? lrc : lattio_h5_fail(LATTIO_ERR_HDF5, "selection");
-        lattio_xfer_phase(m->f, LATTIO_PHASE_IO);
-        /* every rank joins the collective transfer, failed or not */
-        herr_t e = ms < 0 ? -1 : writing ? H5Dwrite(m->dset, type, ms, fs, dxpl, buf) : H5Dread(m->dset, type, ms, fs, dxpl, buf);
-        if (lrc == LATTIO_OK && e < 0) lrc = writing ? lattio_h5_fail(LATTIO_ERR_WRITE, "H5Dwrite") : lattio_h5_read_fail();
-        if (ms >= 0) H5Sclose(ms);
-        if (!writing && n && lrc == LATTIO_OK) lrc = p->s.drain(p->s.ctx, 0, first, n, buf);
-        rc = lattio_xfer_agree(m->f, lrc);
-    }
-    uint32_t local_cause = 0, global_cause = 0;
-    if (dxpl >= 0 && H5Pget_mpio_no_collective_cause(dxpl, &local_cause, &global_cause) >= 0) m->no_coll = global_cause;
-    if (dxpl >= 0) H5Pclose(dxpl);
-    if (fs >= 0) H5Sclose(fs);
-    if (type >= 0) H5Tclose(type);
-    lattio_free(buf);
-    m->rounds = rounds;
+    h5io io;
+    memset(&io, 0, sizeof io);
+    int rc = h5io_open(m, p, &io);
+    for (uint64_t q = 0; q < io.rounds && rc == LATTIO_OK; q++) rc = h5io_round(m, p, &io, q, writing);
+    h5io_close(m, &io);
+    m->rounds = io.rounds;
     m->threaded = 0;
     return rc;
 }

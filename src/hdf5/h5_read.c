@@ -182,58 +182,93 @@ static int qlua_compare(hid_t ds, const char *name, const lattio_qlua_sum *got, 
     return LATTIO_FAIL(LATTIO_ERR_CHECKSUM, ".sha256");
 }
 
-/* Collective: the dataset(s) read, each sum compared when whole. */
-static int read_data(h5r *r, void *local, int whole, lattio_field_read_info *info, lattio_h5_info *h5)
+/* What read_data carries from one direction to the next. */
+typedef struct h5rd {
+    void *local;
+    int whole;     /* the ranks read the whole field: sums are compared */
+    uint64_t want; /* reals per site of each dataset */
+    lattio_field_read_info *info;
+    lattio_h5_info *h5;
+    int fmt0;       /* the first dataset's format (every direction's must match) */
+    int stored_all; /* Qlua: every dataset had its .sha256 */
+} h5rd;
+
+/* One dataset of the read: its handle, format and where its bytes are. */
+typedef struct h5dir {
+    hid_t ds;
+    int fmt, raw; /* raw: contiguous, read by lattio's strategies at `off` */
+    uint64_t off;
+} h5dir;
+
+/* Local: direction mu's type and shape (its format the first direction's)
+ * and its storage. */
+static int direction_check(h5r *r, h5rd *c, int mu, h5dir *dir)
 {
-    const int nsets = r->group ? r->l->ndims : 1;
-    const uint64_t want = r->group ? r->d->elements / (uint64_t)nsets : r->d->elements;
-    int rc = r->group && r->d->elements % (uint64_t)nsets ? LATTIO_FAIL(LATTIO_ERR_FIELD_LENGTH, "group") : LATTIO_OK;
-    int stored_all = 1, fmt0 = 0;
-    for (int mu = 0; mu < nsets && rc == LATTIO_OK; mu++) {
-        char name[12];
-        snprintf(name, sizeof name, "%d", mu);
-        hid_t ds = r->group ? H5Dopen2(r->obj, name, H5P_DEFAULT) : r->obj;
-        uint64_t reals = 0, off = 0;
-        int fmt = 0, raw = 0;
-        rc = r->group && ds < 0 ? lattio_h5_fail(LATTIO_ERR_HDF5_LAYOUT, name) : LATTIO_OK;
-        if (rc == LATTIO_OK) rc = check_shape(r, ds, want, &fmt, &reals);
-        if (rc == LATTIO_OK && mu > 0 && fmt != fmt0) rc = LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "directions differ in type");
-        fmt0 = fmt;
-        if (rc == LATTIO_OK) rc = storage(r, ds, &off, &raw);
-        rc = lattio_xfer_agree(r->f, rc);
-        lattio_h5_move m = {.f = r->f, .dset = raw ? -1 : ds, .mtype = -1, .offset = off, .d = r->d, .l = &r->fl, .fmt = fmt,
-                            .elements = want, .win_first = (uint64_t)mu * want, .partial = !whole,
-                            .sum_kind = r->layout == LATTIO_H5_QLUA ? LATTIO_STAGE_SUM_QLUA : LATTIO_STAGE_SUM_SCIDAC};
-        if (r->d->skip_checksum || !whole) m.sum_kind = LATTIO_STAGE_SUM_NONE;
-        if (rc == LATTIO_OK) rc = lattio_h5_move_read(&m, local);
-        if (rc == LATTIO_OK && r->layout == LATTIO_H5_QLUA && m.sum_kind != LATTIO_STAGE_SUM_NONE) {
-            int have = 0;
-            char where[LATTIO_H5_PATH_MAX + 16]; /* the dataset's path: group/direction */
-            snprintf(where, sizeof where, "%s%s%s", r->object, r->group ? "/" : "", r->group ? name : "");
-            rc = lattio_xfer_agree(r->f, qlua_compare(ds, where, &m.qsum, &have));
-            stored_all = stored_all && have;
-        }
-        if (rc == LATTIO_OK) {
-            info->computed = m.sum;
-            info->rounds += m.rounds;
-            info->threaded = m.threaded;
-            if (h5) {
-                if (mu < 4) h5->sha256[mu] = m.qsum;
-                h5->ndatasets++;
-                h5->transport = raw ? LATTIO_H5_TRANSPORT_LATTIO : LATTIO_H5_TRANSPORT_HDF5;
-                h5->no_collective_cause = m.no_coll;
-            }
-        }
-        if (r->group && ds >= 0) H5Dclose(ds);
-    }
-    RETURN_IF_ERROR(rc);
+    uint64_t reals = 0;
+    RETURN_IF_ERROR(check_shape(r, dir->ds, c->want, &dir->fmt, &reals));
+    if (mu > 0 && dir->fmt != c->fmt0) return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "directions differ in type");
+    c->fmt0 = dir->fmt;
+    return storage(r, dir->ds, &dir->off, &dir->raw);
+}
+
+/* Collective: Qlua's stored sum of direction `name` against the data's. */
+static int direction_qlua_sum(h5r *r, h5rd *c, const h5dir *dir, const char *name, const lattio_h5_move *m)
+{
+    int have = 0;
+    char where[LATTIO_H5_PATH_MAX + 16]; /* the dataset's path: group/direction */
+    snprintf(where, sizeof where, "%s%s%s", r->object, r->group ? "/" : "", r->group ? name : "");
+    const int rc = lattio_xfer_agree(r->f, qlua_compare(dir->ds, where, &m->qsum, &have));
+    c->stored_all = c->stored_all && have;
+    return rc;
+}
+
+/* Local: what reading direction mu reports. */
+static void direction_report(const h5rd *c, const h5dir *dir, const lattio_h5_move *m, int mu)
+{
+    c->info->computed = m->sum;
+    c->info->rounds += m->rounds;
+    c->info->threaded = m->threaded;
+    if (!c->h5) return;
+    if (mu < 4) c->h5->sha256[mu] = m->qsum;
+    c->h5->ndatasets++;
+    c->h5->transport = dir->raw ? LATTIO_H5_TRANSPORT_LATTIO : LATTIO_H5_TRANSPORT_HDF5;
+    c->h5->no_collective_cause = m->no_coll;
+}
+
+/* Collective: direction mu of a group (dataset "mu"), else the dataset,
+ * read; Qlua's sum compared when the read is whole. */
+static int read_direction(h5r *r, h5rd *c, int mu)
+{
+    char name[12];
+    snprintf(name, sizeof name, "%d", mu);
+    h5dir dir = {.ds = r->group ? H5Dopen2(r->obj, name, H5P_DEFAULT) : r->obj};
+    int rc = r->group && dir.ds < 0 ? lattio_h5_fail(LATTIO_ERR_HDF5_LAYOUT, name) : LATTIO_OK;
+    if (rc == LATTIO_OK) rc = direction_check(r, c, mu, &dir);
+    rc = lattio_xfer_agree(r->f, rc);
+    lattio_h5_move m = {.f = r->f, .dset = dir.raw ? -1 : dir.ds, .mtype = -1, .offset = dir.off, .d = r->d, .l = &r->fl,
+                        .fmt = dir.fmt, .elements = c->want, .win_first = (uint64_t)mu * c->want, .partial = !c->whole,
+                        .sum_kind = r->layout == LATTIO_H5_QLUA ? LATTIO_STAGE_SUM_QLUA : LATTIO_STAGE_SUM_SCIDAC};
+    if (r->d->skip_checksum || !c->whole) m.sum_kind = LATTIO_STAGE_SUM_NONE;
+    if (rc == LATTIO_OK) rc = lattio_h5_move_read(&m, c->local);
+    if (rc == LATTIO_OK && r->layout == LATTIO_H5_QLUA && m.sum_kind != LATTIO_STAGE_SUM_NONE)
+        rc = direction_qlua_sum(r, c, &dir, name, &m);
+    if (rc == LATTIO_OK) direction_report(c, &dir, &m, mu);
+    if (r->group && dir.ds >= 0) H5Dclose(dir.ds);
+    return rc;
+}
+
+/* Local: the field's precision and the read's checksum state; ERR_CHECKSUM
+ * when a stored SciDAC sum differs, ERR_NO_CHECKSUM when one is required. */
+static int read_verdict(const h5r *r, const h5rd *c)
+{
+    lattio_field_read_info *info = c->info;
     lattio_field_info *fi = &info->field;
-    fi->precision = lattio_real_size(fmt0) == 4 ? 32 : 64;
+    fi->precision = lattio_real_size(c->fmt0) == 4 ? 32 : 64;
     fi->precision_code = fi->precision == 32 ? 'F' : 'D';
     fi->typesize = r->d->elements / fi->datacount * (uint64_t)(fi->precision / 8);
-    if (!whole) info->checksum = LATTIO_CHECKSUM_PARTIAL;
+    if (!c->whole) info->checksum = LATTIO_CHECKSUM_PARTIAL;
     else if (r->d->skip_checksum) info->checksum = LATTIO_CHECKSUM_SKIPPED;
-    else if (r->layout == LATTIO_H5_QLUA) info->checksum = stored_all ? LATTIO_CHECKSUM_VERIFIED : LATTIO_CHECKSUM_MISSING;
+    else if (r->layout == LATTIO_H5_QLUA) info->checksum = c->stored_all ? LATTIO_CHECKSUM_VERIFIED : LATTIO_CHECKSUM_MISSING;
     else if (!fi->has_checksum) info->checksum = LATTIO_CHECKSUM_MISSING;
     else if (fi->stored.suma != info->computed.suma || fi->stored.sumb != info->computed.sumb) {
         lattio_detail_set("%s: SciDAC checksum %08x %08x stored, %08x %08x computed", r->object, (unsigned)fi->stored.suma,
@@ -243,6 +278,18 @@ static int read_data(h5r *r, void *local, int whole, lattio_field_read_info *inf
     if (info->checksum == LATTIO_CHECKSUM_MISSING && r->d->require_checksum)
         return LATTIO_FAIL(LATTIO_ERR_NO_CHECKSUM, "no stored checksum");
     return LATTIO_OK;
+}
+
+/* Collective: the dataset(s) read, each sum compared when whole. */
+static int read_data(h5r *r, void *local, int whole, lattio_field_read_info *info, lattio_h5_info *h5)
+{
+    const int nsets = r->group ? r->l->ndims : 1;
+    h5rd c = {.local = local, .whole = whole, .want = r->group ? r->d->elements / (uint64_t)nsets : r->d->elements,
+              .info = info, .h5 = h5, .stored_all = 1};
+    int rc = r->group && r->d->elements % (uint64_t)nsets ? LATTIO_FAIL(LATTIO_ERR_FIELD_LENGTH, "group") : LATTIO_OK;
+    for (int mu = 0; mu < nsets && rc == LATTIO_OK; mu++) rc = read_direction(r, &c, mu);
+    RETURN_IF_ERROR(rc);
+    return read_verdict(r, &c);
 }
 
 static int h5_read(h5r *r, const char *file, void *local, lattio_field_read_info *info, lattio_h5_info *h5)

@@ -6,55 +6,77 @@
 
 /* --- reading: what a dataset's type holds ------------------------------------ */
 
-/* An IEEE binary32 / binary64 float of either byte order. */
+/* 32 or 64 when t's fields are those of IEEE 754 binary32 / binary64 (the
+ * field positions and the exponent bias), 0 when not, -1 when unreadable. */
+static int ieee_width(hid_t t, size_t size)
+{
+    static const struct {
+        size_t size, spos, epos, esize, msize, bias;
+        int bits;
+    } ieee[2] = {{4, 31, 23, 8, 23, 127, 32}, {8, 63, 52, 11, 52, 1023, 64}};
+    size_t spos, epos, esize, mpos, msize;
+    if (H5Tget_fields(t, &spos, &epos, &esize, &mpos, &msize) < 0) return -1;
+    for (int i = 0; i < 2; i++)
+        if (size == ieee[i].size && spos == ieee[i].spos && epos == ieee[i].epos && esize == ieee[i].esize &&
+            mpos == 0 && msize == ieee[i].msize && H5Tget_ebias(t) == ieee[i].bias)
+            return ieee[i].bits;
+    return 0;
+}
+
+/* An IEEE binary32 / binary64 float of either byte order: IEEE 754's field
+ * positions and exponent bias, the implied leading mantissa bit, all bits
+ * used.  A float HDF5 would convert (another bias, no implied bit) would be
+ * read as IEEE and give other numbers, so it is refused. */
 static int float_format(hid_t t, int *fmt)
 {
     const size_t size = H5Tget_size(t);
     const H5T_order_t order = H5Tget_order(t);
-    size_t spos, epos, esize, mpos, msize;
-    if (H5Tget_fields(t, &spos, &epos, &esize, &mpos, &msize) < 0) return LATTIO_ERR_HDF5_LAYOUT;
-    /* IEEE 754: the field positions, the exponent bias, the implied leading
-     * mantissa bit, all bits used; a float HDF5 would convert (another bias,
-     * no implied bit) would be read as IEEE and give other numbers */
-    const int ieee32 = size == 4 && spos == 31 && epos == 23 && esize == 8 && mpos == 0 && msize == 23 &&
-                       H5Tget_ebias(t) == 127;
-    const int ieee64 = size == 8 && spos == 63 && epos == 52 && esize == 11 && mpos == 0 && msize == 52 &&
-                       H5Tget_ebias(t) == 1023;
-    const int exact = H5Tget_norm(t) == H5T_NORM_IMPLIED && H5Tget_offset(t) == 0 &&
-                      H5Tget_precision(t) == 8 * size;
-    if (!(ieee32 || ieee64) || !exact || (order != H5T_ORDER_LE && order != H5T_ORDER_BE)) {
+    const int bits = ieee_width(t, size);
+    if (bits < 0) return LATTIO_ERR_HDF5_LAYOUT;
+    const int exact = H5Tget_norm(t) == H5T_NORM_IMPLIED && H5Tget_offset(t) == 0 && H5Tget_precision(t) == 8 * size;
+    if (!bits || !exact || (order != H5T_ORDER_LE && order != H5T_ORDER_BE)) {
         lattio_detail_set("a float of %zu bytes that is not IEEE binary32/binary64 (bias %zu, %s mantissa bit)", size,
                           H5Tget_ebias(t), H5Tget_norm(t) == H5T_NORM_IMPLIED ? "implied" : "no implied");
         return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "float type");
     }
     const int be = order == H5T_ORDER_BE;
-    *fmt = ieee32 ? (be ? LATTIO_REAL_F32_BE : LATTIO_REAL_F32_LE) : (be ? LATTIO_REAL_F64_BE : LATTIO_REAL_F64_LE);
+    *fmt = bits == 32 ? (be ? LATTIO_REAL_F32_BE : LATTIO_REAL_F32_LE) : (be ? LATTIO_REAL_F64_BE : LATTIO_REAL_F64_LE);
     return LATTIO_OK;
 }
 
-/* A complex number: two floats of one format named r, i (QDP++, Qlua) or
- * re, im (Grid), packed. */
-static int complex_format(hid_t t, int *fmt)
+/* The compound's two members are named r, i (QDP++, Qlua) or re, im (Grid). */
+static int complex_named(hid_t t)
 {
     static const char *const names[2][2] = {{"r", "i"}, {"re", "im"}};
-    if (H5Tget_nmembers(t) != 2) return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "compound of 2 members");
-    int fmts[2], rc = LATTIO_OK, named = 0;
     char *m[2] = {H5Tget_member_name(t, 0), H5Tget_member_name(t, 1)};
+    int named = 0;
     for (int k = 0; k < 2; k++)
         if (m[0] && m[1] && strcmp(m[0], names[k][0]) == 0 && strcmp(m[1], names[k][1]) == 0) named = 1;
-    if (!named) {
+    if (!named)
         lattio_detail_set("compound members '%s', '%s': not r, i or re, im", m[0] ? m[0] : "?", m[1] ? m[1] : "?");
-        rc = LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "complex member names");
-    }
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 2; i++)
         if (m[i]) H5free_memory(m[i]);
-        hid_t mt = H5Tget_member_type(t, (unsigned)i);
-        if (rc == LATTIO_OK && (mt < 0 || H5Tget_class(mt) != H5T_FLOAT))
-            rc = LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "complex member not a float");
-        if (rc == LATTIO_OK) rc = float_format(mt, &fmts[i]);
-        if (mt >= 0) H5Tclose(mt);
-    }
-    if (rc < 0) return rc;
+    return named ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "complex member names");
+}
+
+/* Member i of compound t is an IEEE float (its format into *fmt). */
+static int member_float(hid_t t, unsigned i, int *fmt)
+{
+    hid_t mt = H5Tget_member_type(t, i);
+    int rc = mt < 0 || H5Tget_class(mt) != H5T_FLOAT ? LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "complex member not a float")
+                                                     : float_format(mt, fmt);
+    if (mt >= 0) H5Tclose(mt);
+    return rc;
+}
+
+/* A complex number: two floats of one format named r, i or re, im, packed. */
+static int complex_format(hid_t t, int *fmt)
+{
+    if (H5Tget_nmembers(t) != 2) return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "compound of 2 members");
+    int fmts[2];
+    RETURN_IF_ERROR(complex_named(t));
+    RETURN_IF_ERROR(member_float(t, 0, &fmts[0]));
+    RETURN_IF_ERROR(member_float(t, 1, &fmts[1]));
     const size_t sz = lattio_real_size(fmts[0]);
     RETURN_IF(fmts[0] != fmts[1] || H5Tget_member_offset(t, 0) != 0 || H5Tget_member_offset(t, 1) != sz ||
                   H5Tget_size(t) != 2 * sz,

@@ -133,65 +133,107 @@ static int chunk_dims(const h5w *w, const lattio_h5_shape *sh, hsize_t *chunk, i
     return LATTIO_OK;
 }
 
+/* One dataset being written: what it is, its shape, its handles. */
+typedef struct h5ds {
+    int gauge, qlua, bits, chunked;
+    uint64_t reals; /* per site of the dataset (18: one direction of a Qlua gauge group) */
+    lattio_h5_shape sh;
+    hid_t dset, mtype; /* -1 until made */
+} h5ds;
+
+/* Collective: the dataset's file type, chunking (the option) and creation
+ * under loc, and its memory type. */
+static int ds_create(const h5w *w, hid_t loc, const char *name, h5ds *ds)
+{
+    for (int i = 0; i < w->fl.ndims; i++) ds->sh.dims[i] = w->fl.global[w->fl.file_order[i]];
+    const int ildg = ds->gauge && !ds->qlua;
+    hid_t type = lattio_h5_make_type(w->fid, w->layout, ildg, ds->reals, ds->bits, w->d->colors, &ds->sh, w->fl.ndims);
+    int rc = type < 0 ? lattio_h5_fail(ds->qlua ? LATTIO_ERR_ARG : LATTIO_ERR_HDF5, "dataset type") : LATTIO_OK;
+    hsize_t chunk[H5S_MAX_RANK];
+    if (rc == LATTIO_OK && w->o->chunked) rc = chunk_dims(w, &ds->sh, chunk, &ds->chunked);
+    if (rc == LATTIO_OK) rc = create_dataset(loc, name, type, &ds->sh, ds->chunked ? chunk : NULL, &ds->dset);
+    if (type >= 0) H5Tclose(type);
+    RETURN_IF_ERROR(rc);
+    lattio_h5_shape twin = ds->sh;
+    ds->mtype = lattio_h5_make_type(-1, w->layout, ildg, ds->reals, ds->bits, w->d->colors, &twin, w->fl.ndims);
+    return ds->mtype < 0 ? lattio_h5_fail(LATTIO_ERR_HDF5, "memory type") : LATTIO_OK;
+}
+
+/* Collective: the metadata attributes (Qlua: its .kind; a Qlua gauge
+ * direction carries nothing else). */
+static int ds_metadata(const h5w *w, const h5ds *ds)
+{
+    if (ds->qlua) RETURN_IF_ERROR(lattio_h5_put_string(ds->dset, ".kind", ds->sh.kind));
+    return ds->qlua && ds->gauge ? LATTIO_OK : put_metadata(ds->dset, &w->fi, w->comm);
+}
+
+/* Local: the move of direction mu's data into the dataset: through HDF5
+ * (chunked, the HDF5 transport, or no offset known) or through lattio's
+ * strategies at the dataset's offset in the file. */
+static void ds_move_init(const h5w *w, const h5ds *ds, int mu, lattio_h5_move *m)
+{
+    *m = (lattio_h5_move){.f = w->f, .dset = -1, .mtype = ds->mtype, .d = w->d, .l = &w->fl, .fmt = ds->sh.fmt,
+                          .elements = ds->reals, .win_first = (uint64_t)(ds->qlua && ds->gauge ? 18 * mu : 0),
+                          .sum_kind = ds->qlua ? LATTIO_STAGE_SUM_QLUA : LATTIO_STAGE_SUM_SCIDAC};
+    const haddr_t off = H5Dget_offset(ds->dset);
+    if (ds->chunked || w->transport == LATTIO_H5_TRANSPORT_HDF5 || off == HADDR_UNDEF) m->dset = ds->dset;
+    else m->offset = (uint64_t)off;
+}
+
+/* Collective: the checksum attributes of the data written (Qlua: .sha256
+ * and .time, rank 0's clock; else SciDAC's suma and sumb). */
+static int ds_sums(const h5w *w, const h5ds *ds, const lattio_h5_move *m)
+{
+    if (!ds->qlua) {
+        RETURN_IF_ERROR(lattio_h5_put_u32(ds->dset, "suma", m->sum.suma, 0));
+        return lattio_h5_put_u32(ds->dset, "sumb", m->sum.sumb, 0);
+    }
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    int64_t us = (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Bcast(&us, 1, MPI_INT64_T, 0, w->comm), "time"));
+    RETURN_IF_ERROR(lattio_h5_put_bytes32(ds->dset, ".sha256", m->qsum.x, 1));
+    return lattio_h5_put_i64(ds->dset, ".time", us, 1);
+}
+
+/* Local: what the write of direction mu reports. */
+static void ds_report(const lattio_h5_move *m, int mu, lattio_field_write_info *out, lattio_h5_info *h5)
+{
+    out->sum = m->sum;
+    out->rounds += m->rounds;
+    out->threaded = m->threaded;
+    if (!h5) return;
+    if (mu < 4) h5->sha256[mu] = m->qsum;
+    h5->ndatasets++;
+    h5->transport = m->dset >= 0 ? LATTIO_H5_TRANSPORT_HDF5 : LATTIO_H5_TRANSPORT_LATTIO;
+    h5->no_collective_cause = m->no_coll;
+}
+
 /* Collective: one dataset (direction `mu` of a Qlua gauge group, else the
  * field) created and written, its checksum attributes set. */
 static int write_dataset(h5w *w, hid_t loc, const char *name, int mu, const void *local, lattio_field_write_info *out,
                          lattio_h5_info *h5)
 {
-    const int gauge = lattio_field_is_gauge_kind(w->d->kind);
-    const int qlua = w->layout == LATTIO_H5_QLUA;
-    const uint64_t reals = qlua && gauge ? 18 : w->d->elements;
-    const int bits = lattio_real_size(w->d->disk_format) == 4 ? 32 : 64;
-    lattio_h5_shape sh;
-    memset(&sh, 0, sizeof sh);
-    for (int i = 0; i < w->fl.ndims; i++) sh.dims[i] = w->fl.global[w->fl.file_order[i]];
-    hid_t type = lattio_h5_make_type(w->fid, w->layout, gauge && !qlua, reals, bits, w->d->colors, &sh, w->fl.ndims);
-    int rc = type < 0 ? lattio_h5_fail(qlua ? LATTIO_ERR_ARG : LATTIO_ERR_HDF5, "dataset type") : LATTIO_OK;
-    hsize_t chunk[H5S_MAX_RANK];
-    int chunked = 0;
-    if (rc == LATTIO_OK && w->o->chunked) rc = chunk_dims(w, &sh, chunk, &chunked);
-    hid_t dset = -1;
-    if (rc == LATTIO_OK) rc = create_dataset(loc, name, type, &sh, chunked ? chunk : NULL, &dset);
-    if (type >= 0) H5Tclose(type);
-    lattio_h5_shape twin = sh;
-    hid_t mtype = rc == LATTIO_OK ? lattio_h5_make_type(-1, w->layout, gauge && !qlua, reals, bits, w->d->colors, &twin, w->fl.ndims) : -1;
-    if (rc == LATTIO_OK && mtype < 0) rc = lattio_h5_fail(LATTIO_ERR_HDF5, "memory type");
-    if (rc == LATTIO_OK && qlua) rc = lattio_h5_put_string(dset, ".kind", sh.kind);
-    if (rc == LATTIO_OK && !(qlua && gauge)) rc = put_metadata(dset, &w->fi, w->comm);
-    lattio_h5_move m = {.f = w->f, .dset = -1, .mtype = mtype, .d = w->d, .l = &w->fl, .fmt = sh.fmt, .elements = reals,
-                        .win_first = (uint64_t)(qlua && gauge ? 18 * mu : 0),
-                        .sum_kind = qlua ? LATTIO_STAGE_SUM_QLUA : LATTIO_STAGE_SUM_SCIDAC};
-    const haddr_t off = rc == LATTIO_OK ? H5Dget_offset(dset) : HADDR_UNDEF;
-    if (chunked || w->transport == LATTIO_H5_TRANSPORT_HDF5 || off == HADDR_UNDEF) m.dset = dset;
-    else m.offset = (uint64_t)off;
+    h5ds ds;
+    memset(&ds, 0, sizeof ds);
+    ds.gauge = lattio_field_is_gauge_kind(w->d->kind);
+    ds.qlua = w->layout == LATTIO_H5_QLUA;
+    ds.reals = ds.qlua && ds.gauge ? 18 : w->d->elements;
+    ds.bits = lattio_real_size(w->d->disk_format) == 4 ? 32 : 64;
+    ds.dset = ds.mtype = -1;
+    lattio_h5_move m;
+    memset(&m, 0, sizeof m);
+    int rc = ds_create(w, loc, name, &ds);
+    if (rc == LATTIO_OK) rc = ds_metadata(w, &ds);
+    if (rc == LATTIO_OK) ds_move_init(w, &ds, mu, &m);
     if (rc == LATTIO_OK) rc = H5_CHECK(H5Fflush(w->fid, H5F_SCOPE_GLOBAL), "flush");
     rc = lattio_xfer_agree(w->f, rc);
     if (rc == LATTIO_OK) rc = lattio_h5_move_write(&m, (void *)local);
     if (rc == LATTIO_OK) maybe_die();
-    if (rc == LATTIO_OK && qlua) {
-        struct timeval tv;
-        gettimeofday(&tv, NULL);
-        int64_t us = (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
-        rc = lattio_xfer_mpi(MPI_Bcast(&us, 1, MPI_INT64_T, 0, w->comm), "time");
-        if (rc == LATTIO_OK) rc = lattio_h5_put_bytes32(dset, ".sha256", m.qsum.x, 1);
-        if (rc == LATTIO_OK) rc = lattio_h5_put_i64(dset, ".time", us, 1);
-    } else if (rc == LATTIO_OK) {
-        rc = lattio_h5_put_u32(dset, "suma", m.sum.suma, 0);
-        if (rc == LATTIO_OK) rc = lattio_h5_put_u32(dset, "sumb", m.sum.sumb, 0);
-    }
-    if (dset >= 0) H5Dclose(dset);
-    if (mtype >= 0) H5Tclose(mtype);
-    if (rc == LATTIO_OK) {
-        out->sum = m.sum;
-        out->rounds += m.rounds;
-        out->threaded = m.threaded;
-        if (h5 && mu < 4) h5->sha256[mu] = m.qsum;
-        if (h5) {
-            h5->ndatasets++;
-            h5->transport = m.dset >= 0 ? LATTIO_H5_TRANSPORT_HDF5 : LATTIO_H5_TRANSPORT_LATTIO;
-            h5->no_collective_cause = m.no_coll;
-        }
-    }
+    if (rc == LATTIO_OK) rc = ds_sums(w, &ds, &m);
+    if (ds.dset >= 0) H5Dclose(ds.dset);
+    if (ds.mtype >= 0) H5Tclose(ds.mtype);
+    if (rc == LATTIO_OK) ds_report(&m, mu, out, h5);
     return lattio_xfer_agree(w->f, rc);
 }
 

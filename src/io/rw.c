@@ -66,6 +66,45 @@ static int wrap_write_at_all(MPI_File fh, MPI_Offset o, void *b, int n, MPI_Data
     return MPI_File_write_at_all(fh, o, b, n, t, s);
 }
 
+/* One transfer: count bytes at file offset off from or into buf, by fn;
+ * collective or not; err is the status of a failed call. */
+typedef struct rw {
+    lattio_file *f;
+    xfer_fn fn;
+    uint64_t off, count;
+    unsigned char *buf;
+    int collective, err;
+} rw;
+
+/* The pieces of t: independent writes of f->write_piece bytes cut at its
+ * absolute multiples (*aligned), else pieces of PIECE agreed over the ranks
+ * when collective; their number into *n. */
+static int piece_plan(const rw *t, uint64_t *piece, int *aligned, uint64_t *n)
+{
+    const uint64_t wp = t->f->write_piece;
+    *piece = t->fn == wrap_write_at && wp && wp < PIECE ? wp : PIECE;
+    *aligned = *piece < PIECE;
+    if (!*aligned) return pieces(t->f, t->count, *piece, t->collective, n);
+    *n = t->count ? (t->off + t->count - 1) / *piece - t->off / *piece + 1 : 0;
+    return LATTIO_OK;
+}
+
+/* One call of k bytes at byte `done` of t.  `report`: its status (a short
+ * transfer explained), else OK (a call after a failure still joins a
+ * collective transfer, and the first failure's reason stays). */
+static int one_call(const rw *t, uint64_t done, uint64_t k, int report)
+{
+    MPI_Status st;
+    int got = 0;
+    const int rc = t->fn(t->f->fh, (MPI_Offset)(t->off + done), k ? t->buf + done : NULL, (int)k, MPI_BYTE, &st);
+    if (!report) return LATTIO_OK;
+    if (rc != MPI_SUCCESS) return MPI_CHECK(rc, t->err);
+    /* ROMIO leaves the status unset for an empty transfer: count only k > 0 */
+    if (k == 0 || MPI_Get_count(&st, MPI_BYTE, &got) != MPI_SUCCESS || (uint64_t)got == k) return LATTIO_OK;
+    return t->err == LATTIO_ERR_READ ? lattio_short_read(t->f, t->off + done + k)
+                                     : lattio_short_write(t->f, k - (uint64_t)got);
+}
+
 /* Move count bytes in agreed pieces; every rank makes npieces calls.
  * Independent writes go in pieces of f->write_piece (file.c: one call per
  * file-system unit, 256 KiB on page-cache file systems), cut at absolute
@@ -75,55 +114,44 @@ static int wrap_write_at_all(MPI_File fh, MPI_Offset o, void *b, int n, MPI_Data
  * straddled two stripes, 16 of 74 calls of a 72 MiB write at 1 MiB stripes,
  * docs/scaling.md).  Durable ones start the writeback of what they wrote
  * every WB_PIECE bytes. */
-static int transfer(lattio_file *f, xfer_fn fn, uint64_t off, unsigned char *buf, uint64_t count,
-                    int collective, int err)
+static int transfer(const rw *t)
 {
-    uint64_t n = 0, done = 0, flushed = 0;
-    int status = LATTIO_OK;
-    RETURN_IF(off > (uint64_t)LLONG_MAX - count, LATTIO_ERR_OVERFLOW);
-    const int wb = fn == wrap_write_at && f->wb_fd >= 0;
-    const uint64_t piece = fn == wrap_write_at && f->write_piece && f->write_piece < PIECE ? f->write_piece : PIECE;
-    const int aligned = piece < PIECE; /* independent: cut at absolute multiples */
-    if (aligned) n = count ? (off + count - 1) / piece - off / piece + 1 : 0;
-    else RETURN_IF_ERROR(pieces(f, count, piece, collective, &n));
+    uint64_t n = 0, done = 0, flushed = 0, piece = PIECE;
+    int aligned = 0, status = LATTIO_OK;
+    RETURN_IF(t->off > (uint64_t)LLONG_MAX - t->count, LATTIO_ERR_OVERFLOW);
+    const int wb = t->fn == wrap_write_at && t->f->wb_fd >= 0;
+    RETURN_IF_ERROR(piece_plan(t, &piece, &aligned, &n));
     for (uint64_t i = 0; i < n; i++) {
-        const uint64_t room = aligned ? piece - (off + done) % piece : piece;
-        uint64_t k = count - done < room ? count - done : room;
-        MPI_Status st;
-        int got = 0;
-        int rc = fn(f->fh, (MPI_Offset)(off + done), k ? buf + done : NULL, (int)k, MPI_BYTE, &st);
-        if (status == LATTIO_OK) status = MPI_CHECK(rc, err);
-        /* ROMIO leaves the status unset for an empty transfer: count only k > 0 */
-        if (rc == MPI_SUCCESS && k > 0 && MPI_Get_count(&st, MPI_BYTE, &got) == MPI_SUCCESS &&
-            (uint64_t)got != k && status == LATTIO_OK)
-            status = err == LATTIO_ERR_READ ? lattio_short_read(f, off + done + k)
-                                            : lattio_short_write(f, k - (uint64_t)got);
+        const uint64_t room = aligned ? piece - (t->off + done) % piece : piece;
+        const uint64_t k = t->count - done < room ? t->count - done : room;
+        const int rc = one_call(t, done, k, status == LATTIO_OK);
+        if (status == LATTIO_OK) status = rc;
         done += k;
-        if (wb && status == LATTIO_OK && (done - flushed >= WB_PIECE || done == count)) {
-            lattio_writeback_start(f, off + flushed, done - flushed);
+        if (wb && status == LATTIO_OK && (done - flushed >= WB_PIECE || done == t->count)) {
+            lattio_writeback_start(t->f, t->off + flushed, done - flushed);
             flushed = done;
         }
-        if (status != LATTIO_OK && !collective) break;
+        if (status != LATTIO_OK && !t->collective) break;
     }
     return status;
 }
 
 int lattio_write_at_all(lattio_file *f, uint64_t off, const void *buf, uint64_t count)
 {
-    return transfer(f, wrap_write_at_all, off, (unsigned char *)buf, count, 1, LATTIO_ERR_WRITE);
+    return transfer(&(rw){f, wrap_write_at_all, off, count, (unsigned char *)buf, 1, LATTIO_ERR_WRITE});
 }
 
 int lattio_write_at(lattio_file *f, uint64_t off, const void *buf, uint64_t count)
 {
-    return transfer(f, wrap_write_at, off, (unsigned char *)buf, count, 0, LATTIO_ERR_WRITE);
+    return transfer(&(rw){f, wrap_write_at, off, count, (unsigned char *)buf, 0, LATTIO_ERR_WRITE});
 }
 
 int lattio_read_at_all(lattio_file *f, uint64_t off, void *buf, uint64_t count)
 {
-    return transfer(f, MPI_File_read_at_all, off, buf, count, 1, LATTIO_ERR_READ);
+    return transfer(&(rw){f, MPI_File_read_at_all, off, count, buf, 1, LATTIO_ERR_READ});
 }
 
 int lattio_read_at(lattio_file *f, uint64_t off, void *buf, uint64_t count)
 {
-    return transfer(f, MPI_File_read_at, off, buf, count, 0, LATTIO_ERR_READ);
+    return transfer(&(rw){f, MPI_File_read_at, off, count, buf, 0, LATTIO_ERR_READ});
 }

@@ -155,8 +155,8 @@ void lattio_agg_piece(const agg_plan *p, const lattio_layout *l, uint64_t lo, ui
     *p1 = bytes_before(l, hi - p->base);
 }
 
-int lattio_agg_runs(const agg_plan *p, const lattio_layout *l, uint64_t p0, uint64_t p1, unsigned char *win,
-                    uint64_t wlo, uint64_t whi, agg_run_fn fn, void *ctx)
+int lattio_agg_runs(const agg_plan *p, const lattio_layout *l, uint64_t p0, uint64_t p1, const agg_win *w,
+                    agg_run_fn fn, void *ctx)
 {
     uint64_t sb = l->site_bytes, s = p0 / sb, end = (p1 + sb - 1) / sb;
     lattio_run runs[AGG_RUNS];
@@ -174,8 +174,8 @@ int lattio_agg_runs(const agg_plan *p, const lattio_layout *l, uint64_t p0, uint
             uint64_t lo = pa > p0 ? pa : p0, hi = pa + runs[i].bytes < p1 ? pa + runs[i].bytes : p1;
             if (lo >= hi) continue;
             uint64_t fo = p->base + runs[i].file_offset + (lo - pa);
-            RETURN_IF(fo < wlo || fo + (hi - lo) > whi, LATTIO_ERR_LAYOUT); /* boxes overlap */
-            RETURN_IF_ERROR(fn(ctx, lo, hi, win + (fo - wlo)));
+            RETURN_IF(fo < w->lo || fo + (hi - lo) > w->hi, LATTIO_ERR_LAYOUT); /* boxes overlap */
+            RETURN_IF_ERROR(fn(ctx, lo, hi, w->bytes + (fo - w->lo)));
         }
         s += k;
     }

@@ -42,10 +42,15 @@ int lattio_agg_single_run(const agg_plan *p, const lattio_layout *l, uint64_t p0
 /* Called for each file run of a piece: packed bytes [a, b) of the box,
  * which lie at win + (absolute offset - window start). */
 typedef int (*agg_run_fn)(void *ctx, uint64_t a, uint64_t b, unsigned char *at);
-/* Local.  Visit the file runs of box l's packed bytes [p0, p1) inside the
- * window win (absolute [wlo, whi)), in order; ERR_LAYOUT when one falls
- * outside (overlapping boxes). */
-int lattio_agg_runs(const agg_plan *p, const lattio_layout *l, uint64_t p0, uint64_t p1, unsigned char *win,
-                    uint64_t wlo, uint64_t whi, agg_run_fn fn, void *ctx);
+/* File bytes [lo, hi) held in memory at `bytes` (a window). */
+typedef struct agg_win {
+    unsigned char *bytes;
+    uint64_t lo, hi;
+} agg_win;
+/* Local.  Visit the file runs of box l's packed bytes [p0, p1) inside
+ * window w, in order; ERR_LAYOUT when one falls outside (overlapping
+ * boxes). */
+int lattio_agg_runs(const agg_plan *p, const lattio_layout *l, uint64_t p0, uint64_t p1, const agg_win *w,
+                    agg_run_fn fn, void *ctx);
 
 #endif

@@ -183,12 +183,26 @@ static int check_windows(agg *g)
     return LATTIO_OK;
 }
 
+/* Local: the buffers of the sites a window edge cuts (assembled in them)
+ * and of one site; none for the identity layout. */
+static int allocate_cuts(agg *g)
+{
+    const uint64_t sb = g->l->site_bytes;
+    if (g->identity) return LATTIO_OK;
+    g->cuts = lattio_calloc((size_t)g->ncuts, sizeof *g->cuts);
+    unsigned char *cutbytes = g->cuts ? lattio_malloc((size_t)(g->ncuts + 1) * sb) : NULL;
+    if (!cutbytes) return LATTIO_FAIL(LATTIO_ERR_NOMEM, "aggregate buffers"); /* cuts[0].bytes stays NULL */
+    for (int i = 0; i < g->ncuts; i++) g->cuts[i].bytes = cutbytes + (size_t)i * sb;
+    g->site = cutbytes + (size_t)g->ncuts * sb;
+    return LATTIO_OK;
+}
+
 /* Local: buffers once the shared windows are known. */
 static int allocate(agg *g)
 {
     int size = g->f->size, remote = 0;
     for (int q = 0; q < size; q++) remote |= !is_peer(g, q);
-    uint64_t w = g->me >= 0 && remote ? lattio_agg_window_need(&g->p, g->me) : 0, sb = g->l->site_bytes;
+    const uint64_t w = g->me >= 0 && remote ? lattio_agg_window_need(&g->p, g->me) : 0;
     g->packed_cap = g->identity ? 0 : packed_need(g);
     g->scratch = w ? lattio_malloc((size_t)w) : NULL;
     g->packed = g->packed_cap ? lattio_malloc((size_t)g->packed_cap) : NULL;
@@ -196,16 +210,9 @@ static int allocate(agg *g)
     g->notes = lattio_malloc((size_t)size * sizeof *g->notes);
     g->inbox = lattio_malloc((size_t)size * sizeof *g->inbox);
     g->ncuts = 2 * g->p.naggs + 2;
-    g->cuts = !g->identity ? lattio_calloc((size_t)g->ncuts, sizeof *g->cuts) : NULL;
-    unsigned char *cutbytes = g->cuts ? lattio_malloc((size_t)(g->ncuts + 1) * sb) : NULL;
-    for (int i = 0; cutbytes && i < g->ncuts; i++) g->cuts[i].bytes = cutbytes + (size_t)i * sb;
-    if (cutbytes) g->site = cutbytes + (size_t)g->ncuts * sb;
-    int rc = (w && !g->scratch) || (g->packed_cap && !g->packed) || !g->reqs || !g->notes || !g->inbox ||
-                     (!g->identity && (!g->cuts || !cutbytes))
-                 ? LATTIO_FAIL(LATTIO_ERR_NOMEM, "aggregate buffers")
-                 : LATTIO_OK;
-    if (g->cuts && !cutbytes) g->cuts[0].bytes = NULL;
-    return rc;
+    const int missing = (w && !g->scratch) || (g->packed_cap && !g->packed) || !g->reqs || !g->notes || !g->inbox;
+    RETURN_IF(missing, LATTIO_FAIL(LATTIO_ERR_NOMEM, "aggregate buffers"));
+    return allocate_cuts(g);
 }
 
 /* Collective.  Boxes of every rank, window buffers, buffers; agreed status. */
@@ -422,7 +429,7 @@ static int place_local(agg *g, uint64_t r, int *n)
         if (other && (g->writing ? r >= 2 : 1)) RETURN_IF_ERROR(wait_note(g, q, AGG_TAG_FREE, r));
         lattio_prof_phase(g->f, LATTIO_PHASE_PACK);
         if (g->io_rc == LATTIO_OK)
-            note(g, lattio_agg_runs(&g->p, g->l, p0, p1, buf, lo, hi, g->writing ? fill_run : drain_run, g));
+            note(g, lattio_agg_runs(&g->p, g->l, p0, p1, &(agg_win){buf, lo, hi}, g->writing ? fill_run : drain_run, g));
         g->outbox[0] = r;
         uint64_t l2, h2;
         lattio_agg_window(&g->p, a, r + 2, &l2, &h2); /* reading: the buffer is read into again */
@@ -457,7 +464,7 @@ static int post_window(agg *g, uint64_t r, unsigned char *win, uint64_t lo, uint
         if (!one) off += p1 - p0;
         lattio_prof_phase(g->f, LATTIO_PHASE_PACK);
         copy_ctx c = {p0, buf, 0};
-        if (!one && !g->writing) note(g, lattio_agg_runs(&g->p, b, p0, p1, win, lo, hi, copy_run, &c));
+        if (!one && !g->writing) note(g, lattio_agg_runs(&g->p, b, p0, p1, &(agg_win){win, lo, hi}, copy_run, &c));
         lattio_prof_phase(g->f, LATTIO_PHASE_EXCHANGE);
         int rc = g->writing ? MPI_Irecv(buf, (int)(p1 - p0), MPI_BYTE, q, AGG_TAG, g->f->comm, &g->reqs[(*n)++])
                             : MPI_Isend(buf, (int)(p1 - p0), MPI_BYTE, q, AGG_TAG, g->f->comm, &g->reqs[(*n)++]);
@@ -480,7 +487,7 @@ static int place_scratch(agg *g, uint64_t r, unsigned char *win, uint64_t lo, ui
         RETURN_IF(is_peer(g, q) && g->inbox[q] != r, LATTIO_ERR_MPI); /* notes out of order: a bug */
         if (is_peer(g, q) || lattio_agg_single_run(&g->p, b, p0, p1, lo, hi, &at)) continue;
         copy_ctx c = {p0, g->scratch + off, 1};
-        RETURN_IF_ERROR(lattio_agg_runs(&g->p, b, p0, p1, win, lo, hi, copy_run, &c));
+        RETURN_IF_ERROR(lattio_agg_runs(&g->p, b, p0, p1, &(agg_win){win, lo, hi}, copy_run, &c));
         off += p1 - p0;
     }
     return LATTIO_OK;

@@ -148,6 +148,28 @@ static int byte_view(lattio_file *f)
                      LATTIO_ERR_MPI);
 }
 
+/* Collective.  The round's collective call on the view set: `use` (0 or
+ * 1) buffers of type mtype; the MPI return code (writes under the test
+ * hook: the staging corrupted around it, as a bad library would). */
+static int call_all(coll *c, MPI_Datatype mtype, int use, uint64_t bytes, int writing, MPI_Status *st)
+{
+    lattio_file *f = c->f;
+    const int inject = writing && use && inject_;
+    if (inject) c->staging[bytes / 2] ^= 0x5A;
+    int mrc = writing ? MPI_File_write_all(f->fh, c->staging, use, use ? mtype : MPI_BYTE, st)
+                      : MPI_File_read_all(f->fh, c->staging, use, use ? mtype : MPI_BYTE, st);
+    if (inject) c->staging[bytes / 2] ^= 0x5A;
+    return mrc;
+}
+
+/* Local.  The call moved all `bytes`, else a short write or read. */
+static int moved_all(coll *c, const MPI_Status *st, MPI_Datatype mtype, uint64_t bytes, int writing)
+{
+    MPI_Count got = 0;
+    if (MPI_Get_elements_x(st, mtype, &got) != MPI_SUCCESS || (uint64_t)got == bytes) return LATTIO_OK;
+    return writing ? lattio_short_write(c->f, bytes - (uint64_t)got) : lattio_short_read(c->f, c->round_end);
+}
+
 /* Collective.  Set the round's view and move `bytes` bytes of staging with
  * the collective call; ranks with nothing pass bytes = 0 (ftype unused). */
 static int transfer_round(coll *c, MPI_Datatype ftype, uint64_t bytes, int writing)
@@ -160,18 +182,11 @@ static int transfer_round(coll *c, MPI_Datatype ftype, uint64_t bytes, int writi
     int vrc = MPI_File_set_view(f->fh, (MPI_Offset)c->base, MPI_BYTE,
                                 bytes && rc == LATTIO_OK ? ftype : MPI_BYTE, "native", MPI_INFO_NULL);
     if (rc == LATTIO_OK) rc = MPI_CHECK(vrc, LATTIO_ERR_MPI);
-    int use = bytes && rc == LATTIO_OK;
+    const int use = bytes && rc == LATTIO_OK;
     MPI_Status st;
-    if (writing && use && inject_) c->staging[bytes / 2] ^= 0x5A; /* test: what a bad library does */
-    int mrc = writing ? MPI_File_write_all(f->fh, c->staging, use, use ? mtype : MPI_BYTE, &st)
-                      : MPI_File_read_all(f->fh, c->staging, use, use ? mtype : MPI_BYTE, &st);
-    if (writing && use && inject_) c->staging[bytes / 2] ^= 0x5A;
+    const int mrc = call_all(c, mtype, use, bytes, writing, &st);
     if (rc == LATTIO_OK) rc = MPI_CHECK(mrc, writing ? LATTIO_ERR_WRITE : LATTIO_ERR_READ);
-    MPI_Count got = 0;
-    if (rc == LATTIO_OK && use && MPI_Get_elements_x(&st, mtype, &got) == MPI_SUCCESS &&
-        (uint64_t)got != bytes)
-        rc = writing ? lattio_short_write(f, bytes - (uint64_t)got)
-                     : lattio_short_read(f, c->round_end);
+    if (rc == LATTIO_OK && use) rc = moved_all(c, &st, mtype, bytes, writing);
     if (mtype != MPI_DATATYPE_NULL) MPI_Type_free(&mtype);
     return rc;
 }
@@ -206,34 +221,46 @@ static int stage(coll *c, int writing)
     return lattio_lanes_finish(&lanes);
 }
 
+/* Local.  This rank's part of round q: its runs, staged (writes), as one
+ * file type. */
+static int prepare_round(coll *c, uint64_t q, int writing, size_t *nruns, MPI_Datatype *ftype)
+{
+    lattio_prof_phase(c->f, LATTIO_PHASE_SETUP);
+    RETURN_IF_ERROR(round_runs(c, q, nruns));
+    if (writing) RETURN_IF_ERROR(stage(c, 1));
+    lattio_prof_phase(c->f, LATTIO_PHASE_SETUP);
+    return runs_type(c->runs, nruns[0], ftype);
+}
+
+/* Collective.  A guarded write's round: every aggregator has written (on
+ * one node a barrier shows it, one page cache; across nodes MPI-IO's
+ * sync-barrier-sync, and this node's cached view of the file refreshed:
+ * GlusterFS, NFS), then this rank's runs are read back and repaired. */
+static int guard_round(coll *c, size_t nruns, uint64_t bytes, int rc)
+{
+    lattio_prof_phase(c->f, LATTIO_PHASE_SYNC);
+    int b = c->f->nnodes > 1 ? lattio_xfer_sync(c->f) : MPI_CHECK(MPI_Barrier(c->f->comm), LATTIO_ERR_MPI);
+    if (rc == LATTIO_OK) rc = b;
+    lattio_prof_phase(c->f, LATTIO_PHASE_IO);
+    if (rc == LATTIO_OK && bytes) rc = verify_round(c, nruns);
+    return rc;
+}
+
 /* Collective.  Round q: stage, transfer, verify (writes) or drain (reads).
  * Returns this rank's status; every rank makes the same collective calls. */
 static int one_round(coll *c, uint64_t q, int writing, int rc)
 {
     size_t nruns = 0;
     MPI_Datatype ftype = MPI_DATATYPE_NULL;
-    int mine = rc == LATTIO_OK && q < c->p.nchunks;
-    lattio_prof_phase(c->f, LATTIO_PHASE_SETUP);
-    if (mine) rc = round_runs(c, q, &nruns);
-    if (mine && rc == LATTIO_OK && writing) rc = stage(c, 1);
-    lattio_prof_phase(c->f, LATTIO_PHASE_SETUP);
-    if (mine && rc == LATTIO_OK) rc = runs_type(c->runs, nruns, &ftype);
-    uint64_t bytes = mine && rc == LATTIO_OK ? c->k * c->l->site_bytes : 0;
-    int trc = transfer_round(c, ftype, bytes, writing);
-    int brc = byte_view(c->f);
+    const int mine = rc == LATTIO_OK && q < c->p.nchunks;
+    if (mine) rc = prepare_round(c, q, writing, &nruns, &ftype);
+    const uint64_t bytes = mine && rc == LATTIO_OK ? c->k * c->l->site_bytes : 0;
+    const int trc = transfer_round(c, ftype, bytes, writing);
+    const int brc = byte_view(c->f);
     if (rc == LATTIO_OK) rc = trc;
     if (rc == LATTIO_OK) rc = brc;
     if (ftype != MPI_DATATYPE_NULL) MPI_Type_free(&ftype);
-    if (writing && c->guard) {
-        lattio_prof_phase(c->f, LATTIO_PHASE_SYNC);
-        /* every aggregator has written: on one node a barrier shows it (one
-         * page cache); across nodes MPI-IO's sync-barrier-sync, and this
-         * node's cached view of the file refreshed (GlusterFS, NFS) */
-        int b = c->f->nnodes > 1 ? lattio_xfer_sync(c->f) : MPI_CHECK(MPI_Barrier(c->f->comm), LATTIO_ERR_MPI);
-        if (rc == LATTIO_OK) rc = b;
-        lattio_prof_phase(c->f, LATTIO_PHASE_IO);
-        if (rc == LATTIO_OK && bytes) rc = verify_round(c, nruns);
-    }
+    if (writing && c->guard) rc = guard_round(c, nruns, bytes, rc);
     if (!writing && rc == LATTIO_OK && bytes) rc = stage(c, 0);
     return rc;
 }

@@ -136,9 +136,8 @@ int lattio_container_read(lattio_container *c, void *buf, uint64_t n, uint64_t *
     uint64_t left = (t ? t->bytes : 0) - c->pos, k = n < left ? n : left;
     if (k == 0) return LATTIO_OK;
     RETURN_IF(k > SIZE_MAX, LATTIO_ERR_OVERFLOW);
-    RETURN_IF_ERROR(lattio_cont_read_stream(&m->src, &m->h, c->task - m->h.first_task, t,
-                                            c->opt.no_verify ? LATTIO_CONT_VERIFY_NONE
-                                                              : LATTIO_CONT_VERIFY_IN_ORDER,
+    const lattio_cont_view s = {&m->src, &m->h, c->task - m->h.first_task, t};
+    RETURN_IF_ERROR(lattio_cont_read_stream(&s, c->opt.no_verify ? LATTIO_CONT_VERIFY_NONE : LATTIO_CONT_VERIFY_IN_ORDER,
                                             &c->cache, c->pos, buf, (size_t)k));
     c->pos += k;
     *got = k;
