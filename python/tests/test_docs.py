@@ -39,3 +39,26 @@ def test_readme_python_example(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     exec(compile(code, "README.md", "exec"), {})
     assert (tmp_path / "cfg.h5").is_file()
+
+
+def guide_blocks(parallel):
+    """The Python blocks of docs/python.md: the parallel ones (they import
+    mpi4py) or the serial ones, with the repository's test data paths."""
+    import os
+    import re
+
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    with open(os.path.join(root, "docs", "python.md")) as f:
+        blocks = re.findall(r"```python\n(.*?)```", f.read(), re.S)
+    data = os.path.join(root, "tests", "data", "real") + os.sep
+    return [b.replace("tests/data/real/", data) for b in blocks if ("mpi4py" in b) == parallel]
+
+
+def test_python_guide_serial_examples(tmp_path, monkeypatch):
+    """Every serial example of docs/python.md runs as printed (the parallel
+    ones run in test_parallel.py under mpirun)."""
+    blocks = guide_blocks(parallel=False)
+    assert blocks, "docs/python.md has serial examples"
+    monkeypatch.chdir(tmp_path)
+    for i, code in enumerate(blocks):
+        exec(compile(code, "docs/python.md block %d" % i, "exec"), {})

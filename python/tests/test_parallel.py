@@ -185,3 +185,17 @@ def test_checksum_error_everywhere(shared_dir):
     hdf = os.path.join(shared_dir, "x.h5")
     with pytest.raises(lattio.LattioError):
         lattio.load(hdf + ":/nothing", comm=WORLD)
+
+
+def test_python_guide_parallel_examples(shared_dir, monkeypatch):
+    """Every parallel example of docs/python.md runs as printed under
+    mpirun, in a directory all ranks share."""
+    from test_docs import guide_blocks
+
+    blocks = guide_blocks(parallel=True)
+    assert blocks, "docs/python.md has a parallel example"
+    monkeypatch.chdir(shared_dir)
+    for i, code in enumerate(blocks):
+        scope = {}
+        exec(compile(code, "docs/python.md parallel block %d" % i, "exec"), scope)
+        assert np.array_equal(scope["again"], scope["mine"])  # the same blocks, 32-bit both
