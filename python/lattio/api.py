@@ -7,6 +7,7 @@ format in the community stores sites.  A gauge field is
 library, in the NumPy buffer, with the GIL released.
 """
 import os
+from typing import NamedTuple
 
 import numpy as np
 from mpi4py import MPI
@@ -382,8 +383,8 @@ def _global_shape(comm, grid, local_shape):
     return tuple(glob), lo, cnt
 
 
-def save(path, array, *, format="ildg", precision=None, comm=None, grid=None, metadata=None, layout="qdp",
-         append=False, verify=True):
+def save(path, array, *, format="ildg", precision=None, metadata=None, verify=True, comm=None, grid=None,
+         layout="qdp", append=False):
     """Write a lattice field, crash-safe, with the community's records and checksums.
 
     Parameters
@@ -397,27 +398,36 @@ def save(path, array, *, format="ildg", precision=None, comm=None, grid=None, me
         3)`` complex64/complex128 (ILDG link order); SciDAC and HDF5 also take
         any ``(T, Z, Y, X) + site`` complex or real array.  With ``comm``:
         this rank's block, as :func:`lattio.local_box` gives it.
+
+    How it is stored:
+
     format : str
         ``ildg``, ``scidac``, ``nersc``, ``milc``, ``openqcd`` or ``hdf5``.
     precision : 32 or 64, optional
         Stored precision; default: the array's (openQCD: always 64, MILC:
         always 32).
-    comm, grid :
-        As for :func:`lattio.load`; collective.  NERSC, MILC and openQCD
-        files are gathered to rank 0 and written there.
     metadata : dict, optional
         ``lfn`` (ildg-data-lfn), ``file_xml`` and ``record_xml`` (SciDAC user
         XML, verbatim), ``date``, ``label`` (NERSC ensemble label, MILC time
         stamp), ``datatype`` (SciDAC/HDF5 datatype of a non-gauge field),
         ``nersc_rows`` (2 or 3), ``little_endian`` (NERSC, MILC).
-    layout : str
-        HDF5: ``qdp`` (QDP++/Chroma) or ``qlua``.
-    append : bool
-        HDF5: add the field to an existing file (the object must not exist).
     verify : bool
         ILDG, SciDAC, HDF5: re-read the data before the rename and compare
         its checksum with the one written (a mismatch is rewritten once,
         then :class:`lattio.ChecksumError`, ERR_VERIFY).
+
+    Where it comes from (parallel saves):
+
+    comm, grid :
+        As for :func:`lattio.load`; collective.  NERSC, MILC and openQCD
+        files are gathered to rank 0 and written there.
+
+    HDF5 only:
+
+    layout : str
+        HDF5: ``qdp`` (QDP++/Chroma) or ``qlua``.
+    append : bool
+        HDF5: add the field to an existing file (the object must not exist).
 
     The ILDG and SciDAC record sets are the ones ``lattio convert`` writes
     (scidac-checksum included).
@@ -427,40 +437,75 @@ def save(path, array, *, format="ildg", precision=None, comm=None, grid=None, me
                            ("dtype", getattr(array, "dtype", None)), ("site shape", getattr(array, "shape", ())[4:]),
                            ("metadata", sorted((metadata or {}).items())), ("layout", layout), ("append", append),
                            ("verify", verify), ("grid", None if grid is None else tuple(grid))])
-    path, gauge, precision, meta = _agreed(
-        comm, lambda: _save_args(path, array, format, precision, metadata, layout, comm is not None))
-    if comm is None:
-        glob, lo, count = tuple(array.shape[:4]), (0, 0, 0, 0), tuple(array.shape[:4])
-    else:
-        glob, lo, count = _global_shape(comm, grid, array.shape)
-    if format == "openqcd" and any(n % 2 for n in glob):
-        raise ValueError("openQCD needs even extents, not %r" % (glob,))
+    path, gauge, how = _agreed(
+        comm, lambda: _save_args(path, array, format, precision, metadata, (layout, append, verify), comm is not None))
+    where = _placement(comm, grid, array)
+    if format == "openqcd" and any(n % 2 for n in where.glob):
+        raise ValueError("openQCD needs even extents, not %r" % (where.glob,))
     if format in ("nersc", "milc", "openqcd"):
-        return _save_plain(path, array, format, precision, comm, grid, glob, meta)
+        return _save_plain(path, array, how, where)
+    return _save_field(path, array, gauge, how, where)
+
+
+class _Storage(NamedTuple):
+    """How save stores a field: the format and precision, its metadata, and
+    HDF5's layout and append; verify: re-read before the rename."""
+    format: str
+    precision: int
+    meta: dict
+    layout: str
+    append: bool
+    verify: bool
+
+
+class _Placement(NamedTuple):
+    """Where this rank's block sits: comm (None: a serial save) and grid, the
+    lattice's extents glob (T, Z, Y, X), the block's start lo and count."""
+    comm: object
+    grid: object
+    glob: tuple
+    lo: tuple
+    count: tuple
+
+
+def _placement(comm, grid, array):
+    if comm is None:
+        glob = tuple(array.shape[:4])
+        return _Placement(None, grid, glob, (0, 0, 0, 0), glob)
+    return _Placement(comm, grid, *_global_shape(comm, grid, array.shape))
+
+
+def _save_field(path, array, gauge, how, where):
+    """ILDG, SciDAC and HDF5: the field's descriptor, then the collective
+    write of every rank's block by the C library."""
     single = array.dtype in (np.dtype(np.complex64), np.dtype(np.float32))
     site = array.shape[4:]
     cplx = array.dtype.kind == "c"
     elements = int(np.prod(site, dtype=np.int64)) * (2 if cplx else 1)
     mem = _lattio.REAL_F32 if single else _lattio.REAL_F64
-    disk = _lattio.REAL_F32_BE if precision == 32 else _lattio.REAL_F64_BE
+    disk = _lattio.REAL_F32_BE if how.precision == 32 else _lattio.REAL_F64_BE
+    meta = dict(how.meta)
     if gauge:
-        kind = _lattio.FIELD_ILDG_GAUGE if format in ("ildg", "hdf5") else _lattio.FIELD_SU3_GAUGE
+        kind = _lattio.FIELD_ILDG_GAUGE if how.format in ("ildg", "hdf5") else _lattio.FIELD_SU3_GAUGE
         datacount, colors, spins = 4, 3, 0
     else:
         kind, colors, spins = _lattio.FIELD_GENERIC, 0, 0
         datacount = int(site[0]) if len(site) >= 2 else 1
         if "datatype" not in meta:
-            meta["datatype"] = "lattio_%s_%s" % ("F" if precision == 32 else "D", "complex" if cplx else "real")
-    if format == "hdf5":
-        _lattio.h5_write(comm, path, kind, mem, disk, elements, datacount, meta, layout, bool(append),
-                         glob, lo, count, array, bool(verify))
+            meta["datatype"] = "lattio_%s_%s" % ("F" if how.precision == 32 else "D", "complex" if cplx else "real")
+    if how.format == "hdf5":
+        _lattio.h5_write(where.comm, path, kind, mem, disk, elements, datacount, meta, how.layout, bool(how.append),
+                         where.glob, where.lo, where.count, array, bool(how.verify))
     else:
-        _lattio.field_write(comm, path, kind, mem, disk, elements, datacount, colors, spins, meta,
-                            glob, lo, count, array, bool(verify))
+        _lattio.field_write(where.comm, path, kind, mem, disk, elements, datacount, colors, spins, meta,
+                            where.glob, where.lo, where.count, array, bool(how.verify))
 
 
-def _save_args(path, array, format, precision, metadata, layout, parallel=False):
-    """save's arguments checked, locally, before any file is touched."""
+def _save_args(path, array, format, precision, metadata, hdf5, parallel=False):
+    """save's arguments checked, locally, before any file is touched: the
+    path, whether the array is a gauge field, and the _Storage.  hdf5 is
+    (layout, append, verify)."""
+    layout, append, verify = hdf5
     path = _path(path)
     if format not in FORMATS:
         raise ValueError("format %r: one of %s" % (format, ", ".join(FORMATS)))
@@ -471,6 +516,16 @@ def _save_args(path, array, format, precision, metadata, layout, parallel=False)
         raise ValueError("openQCD files are always 64-bit")
     if format == "milc" and precision == 64:
         raise ValueError("MILC files (version 5) are always 32-bit")
+    meta = _checked_metadata(metadata)
+    if layout not in ("qdp", "qlua"):
+        raise ValueError("layout must be 'qdp' or 'qlua', not %r" % (layout,))
+    single = array.dtype in (np.dtype(np.complex64), np.dtype(np.float32))
+    if precision is None:
+        precision = 64 if format == "openqcd" else 32 if single or format == "milc" else 64
+    return path, gauge, _Storage(format, precision, meta, layout, append, verify)
+
+
+def _checked_metadata(metadata):
     meta = dict(metadata or {})
     unknown = set(meta) - _META_KEYS
     if unknown:
@@ -485,23 +540,21 @@ def _save_args(path, array, format, precision, metadata, layout, parallel=False)
         elif value is not None and (not isinstance(value, (str, bytes)) or
                                     ("\0" in value if isinstance(value, str) else b"\0" in value)):
             raise ValueError("metadata %r must be text without NUL bytes" % key)
-    if layout not in ("qdp", "qlua"):
-        raise ValueError("layout must be 'qdp' or 'qlua', not %r" % (layout,))
-    single = array.dtype in (np.dtype(np.complex64), np.dtype(np.float32))
-    if precision is None:
-        precision = 64 if format == "openqcd" else 32 if single or format == "milc" else 64
-    return path, gauge, precision, meta
+    return meta
 
 
-def _save_plain(path, array, fmt, precision, comm, grid, glob, meta):
+def _save_plain(path, array, how, where):
+    """NERSC, MILC, openQCD: no parallel layout; the blocks gathered to rank
+    0, which writes the file (everyone learns the outcome)."""
+    comm, fmt, precision, meta = where.comm, how.format, how.precision, how.meta
     if comm is None or comm.Get_size() == 1:
         _lattio.gauge_write(path, fmt, np.ascontiguousarray(array, dtype=np.complex128), precision, meta)
         return
-    dims, coords = grid_of(comm, 4, grid)
+    dims, coords = grid_of(comm, 4, where.grid)
     whole, err = None, None
     if comm.Get_rank() == 0:
-        whole = np.empty(glob + _GAUGE_SITE, dtype=np.complex128)
-        for r, _lo, cnt, sl in blocks(comm, dims, glob):
+        whole = np.empty(where.glob + _GAUGE_SITE, dtype=np.complex128)
+        for r, _lo, cnt, sl in blocks(comm, dims, where.glob):
             if r == 0:
                 whole[sl] = array
             else:
@@ -518,8 +571,6 @@ def _save_plain(path, array, fmt, precision, comm, grid, glob, meta):
     if err is not None:
         raise err
 
-
-# --- info, verify, memmap ---------------------------------------------------
 
 def info(path):
     """The records of a LIME file, or the lattice fields of an HDF5 file.
