@@ -220,7 +220,8 @@ int lattio_last_detail(char *out, size_t size);
 /* Local.  lattio's one rule for outputs, kept by every writer of the
  * library, the command and Python: `path` may be replaced when it does not
  * exist or is a regular file; a directory, symbolic link, device, FIFO or
- * socket is ERR_NOT_REGULAR (what it is in lattio_last_detail). */
+ * socket is ERR_NOT_REGULAR (what it is in lattio_last_detail; for a
+ * directory lattio_last_errno gives EISDIR). */
 int lattio_output_check(const char *path);
 
 /* ------------------------------------------------------------------------ */

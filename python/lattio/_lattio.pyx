@@ -161,6 +161,7 @@ cdef extern from "lattio.h" nogil:
     const char *lattio_strerror(int status)
     const char *lattio_error_name(int status)
     int lattio_last_detail(char *buf, size_t size)
+    int lattio_last_errno()
 
     int lattio_split(uint64_t extent, uint64_t parts, uint64_t index, uint64_t *lo, uint64_t *count)
     int lattio_layout_init(lattio_layout *l, int ndims, const uint64_t *glob, const uint64_t *lo,
@@ -239,8 +240,9 @@ def status_error(int rc, what=""):
     cdef char buf[512]
     n = lattio_last_detail(buf, sizeof(buf))
     detail = buf[:n].decode("utf-8", "replace") if n > 0 else ""
+    err = lattio_last_errno()
     return errors.from_status(rc, lattio_error_name(rc).decode(), lattio_strerror(rc).decode(),
-                              detail, what)
+                              detail, what, err)
 
 
 cdef int check(int rc, what) except -1:

@@ -16,8 +16,13 @@ Bad arguments (wrong shape, dtype, a non-contiguous array, an unknown
 format) raise ``ValueError`` or ``TypeError`` before any file is touched.
 """
 
+import errno as _errno
+import os as _os
+
 __all__ = ["LattioError", "ArgumentError", "LattioIOError", "FormatError", "ChecksumError",
-           "MPIError", "RankArgumentError", "ContainerError", "HDF5Error", "from_status"]
+           "MPIError", "RankArgumentError", "ContainerError", "HDF5Error", "LattioFileNotFoundError",
+           "LattioIsADirectoryError", "LattioNotADirectoryError", "LattioPermissionError",
+           "LattioFileExistsError", "from_status"]
 
 
 class LattioError(Exception):
@@ -46,13 +51,50 @@ class ArgumentError(LattioError, ValueError):
 
 
 class LattioIOError(LattioError, OSError):
-    """Opening, reading, writing, syncing or renaming failed (-100..-199)."""
+    """Opening, reading, writing, syncing or renaming failed (-100..-199).
 
-    def __init__(self, status, name, message, detail="", what=""):
+    As an :class:`OSError` it carries ``errno`` and ``strerror`` (the
+    system's reason, when the library knows it; else None) and ``filename``
+    (the file concerned).  The common reasons raise the matching built-in
+    subclass too: :class:`FileNotFoundError`, :class:`IsADirectoryError`,
+    :class:`NotADirectoryError`, :class:`PermissionError`,
+    :class:`FileExistsError`."""
+
+    def __init__(self, status, name, message, detail="", what="", err=0):
         LattioError.__init__(self, status, name, message, detail, what)
+        self.errno, self.strerror = (err, _os.strerror(err)) if err else (None, None)
+        self.filename = what or None
 
     def __str__(self):
         return LattioError.__str__(self)
+
+    def __reduce__(self):
+        return (type(self), (self.status, self.name, self.message, self.detail, self.what, self.errno or 0))
+
+
+class LattioFileNotFoundError(LattioIOError, FileNotFoundError):
+    """The file (or a directory on its path) does not exist (ENOENT)."""
+
+
+class LattioIsADirectoryError(LattioIOError, IsADirectoryError):
+    """A file was expected, the path names a directory (EISDIR)."""
+
+
+class LattioNotADirectoryError(LattioIOError, NotADirectoryError):
+    """A component of the path is not a directory (ENOTDIR)."""
+
+
+class LattioPermissionError(LattioIOError, PermissionError):
+    """The system refused access (EACCES, EPERM)."""
+
+
+class LattioFileExistsError(LattioIOError, FileExistsError):
+    """The file exists where a new one was to be made (EEXIST)."""
+
+
+_BY_ERRNO = {_errno.ENOENT: LattioFileNotFoundError, _errno.EISDIR: LattioIsADirectoryError,
+             _errno.ENOTDIR: LattioNotADirectoryError, _errno.EACCES: LattioPermissionError,
+             _errno.EPERM: LattioPermissionError, _errno.EEXIST: LattioFileExistsError}
 
 
 class FormatError(LattioError):
@@ -87,13 +129,18 @@ _GROUPS = [(-99, ArgumentError), (-199, LattioIOError), (-299, FormatError), (-3
            (-599, MPIError), (-699, ContainerError), (-799, HDF5Error)]
 
 
-def from_status(status, name, message, detail="", what=""):
-    """The exception object (of the status's group) for a library status."""
-    cls = LattioError
+def from_status(status, name, message, detail="", what="", err=0):
+    """The exception object (of the status's group; for I/O statuses with a
+    known system reason ``err``, of the matching OSError subclass too) for a
+    library status."""
+    what = str(what) if what else ""
     if status == -500:
-        return RankArgumentError(status, name, message, detail, str(what) if what else "")
+        return RankArgumentError(status, name, message, detail, what)
+    if -199 <= status <= -100:
+        return _BY_ERRNO.get(err, LattioIOError)(status, name, message, detail, what, err)
+    cls = LattioError
     for lowest, group in _GROUPS:
         if status >= lowest:
             cls = group
             break
-    return cls(status, name, message, detail, str(what) if what else "")
+    return cls(status, name, message, detail, what)

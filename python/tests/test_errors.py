@@ -1,5 +1,6 @@
 """Damaged files raise their specific exceptions; bad arguments raise
 ValueError/TypeError before any file is touched."""
+import errno
 import os
 import shutil
 
@@ -73,6 +74,41 @@ def test_missing_file(tmp_path):
     with pytest.raises(lattio.LattioIOError):
         lattio.save(str(tmp_path / "no" / "dir" / "u.ildg"), np.zeros((2, 2, 2, 2, 4, 3, 3), np.complex128))
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("call", ["load", "info", "verify", "memmap", "load_h5"])
+def test_errors_fit_python(tmp_path, call):
+    """The system's reason is Python's: a missing file is FileNotFoundError,
+    a directory IsADirectoryError, a file in the path NotADirectoryError,
+    each with errno and the path, and still a lattio.LattioIOError."""
+    fn = getattr(lattio, call.replace("_h5", ""))
+    suffix = ".h5" if call == "load_h5" else ".lime"
+    (tmp_path / "plain").write_bytes(b"x")
+    cases = [(tmp_path / ("nope" + suffix), FileNotFoundError, errno.ENOENT),
+             (tmp_path / "plain" / ("x" + suffix), NotADirectoryError, errno.ENOTDIR)]
+    if call != "load_h5":
+        cases.append((tmp_path, IsADirectoryError, errno.EISDIR))
+    for path, exc, num in cases:
+        with pytest.raises(exc) as e:
+            fn(str(path))
+        assert isinstance(e.value, lattio.LattioIOError), type(e.value)
+        assert e.value.errno == num and e.value.strerror == os.strerror(num)
+        assert e.value.filename == str(path)
+
+
+def test_directory_output_is_a_directory_error(tmp_path, su3):
+    with pytest.raises(IsADirectoryError) as e:
+        lattio.save(str(tmp_path), su3)
+    assert e.value.name == "ERR_NOT_REGULAR" and e.value.errno == errno.EISDIR
+
+
+def test_io_errors_pickle_with_errno():
+    import pickle
+
+    e = lattio.errors.from_status(-101, "ERR_OPEN", "cannot open file", "", "f.lime", errno.ENOENT)
+    again = pickle.loads(pickle.dumps(e))
+    assert type(again) is type(e) and isinstance(again, FileNotFoundError)
+    assert again.errno == errno.ENOENT and again.filename == "f.lime" and str(again) == str(e)
 
 
 @pytest.mark.parametrize("fmt", ["ildg", "nersc", "hdf5"])

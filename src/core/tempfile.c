@@ -73,6 +73,8 @@ int lattio_output_check(const char *path)
     if (lstat(path, &st) != 0) return LATTIO_OK; /* a new file (or one the rename will report) */
     if (S_ISREG(st.st_mode)) return LATTIO_OK;
     lattio_detail_set("%s is %s; lattio replaces regular files only", path, kind_of(st.st_mode));
+    if (S_ISDIR(st.st_mode)) /* the system's reason where there is one (lattio_last_errno) */
+        return lattio_fail_errno(__FILE__, __LINE__, "output is a directory", LATTIO_ERR_NOT_REGULAR, EISDIR);
     return LATTIO_FAIL(LATTIO_ERR_NOT_REGULAR, "output");
 }
 
