@@ -23,11 +23,31 @@ _os.environ.setdefault("OMPI_MCA_sharedfp", "^lockedfile")
 
 from .errors import (ArgumentError, ChecksumError, ContainerError, FormatError, HDF5Error,  # noqa: F401
                      LattioError, LattioIOError, MPIError, RankArgumentError)
-from . import _lattio
-from ._grid import local_box
-from .api import FORMATS, info, load, memmap, save, verify
 
-__version__ = _lattio.version()
 __all__ = ["load", "save", "info", "verify", "memmap", "local_box", "FORMATS", "LattioError",
            "ArgumentError", "LattioIOError", "FormatError", "ChecksumError", "MPIError",
            "RankArgumentError", "ContainerError", "HDF5Error"]
+
+# What needs the C extension (and with it mpi4py, which initialises MPI) is
+# imported at its first use, not by `import lattio`: the exceptions above
+# and `python -m lattio` (the command) start no MPI.
+_FROM_API = ("load", "save", "info", "verify", "memmap", "FORMATS")
+_SUBMODULES = ("api", "_grid", "_lattio")
+
+
+def __getattr__(name):
+    import importlib
+
+    if name in _FROM_API:
+        return getattr(importlib.import_module(".api", __name__), name)
+    if name == "local_box":
+        return importlib.import_module("._grid", __name__).local_box
+    if name == "__version__":
+        return importlib.import_module("._lattio", __name__).version()
+    if name in _SUBMODULES:
+        return importlib.import_module("." + name, __name__)
+    raise AttributeError("module 'lattio' has no attribute %r" % name)
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__) | {"__version__"})
