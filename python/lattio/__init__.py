@@ -28,6 +28,12 @@ __all__ = ["load", "save", "info", "verify", "memmap", "local_box", "FORMATS", "
            "ArgumentError", "LattioIOError", "FormatError", "ChecksumError", "MPIError",
            "RankArgumentError", "ContainerError", "HDF5Error"]
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ below loads them
+    from ._grid import local_box  # noqa: F401
+    from .api import FORMATS, info, load, memmap, save, verify  # noqa: F401
+
 # What needs the C extension (and with it mpi4py, which initialises MPI) is
 # imported at its first use, not by `import lattio`: the exceptions above
 # and `python -m lattio` (the command) start no MPI.

@@ -6,6 +6,8 @@ over p ranks, the first n % p ranks get one site more.  A rank's grid
 coordinates come from a Cartesian communicator (its dimensions in array-axis
 order) or, for a plain communicator, from its rank in C order over the grid.
 """
+from typing import Optional, Sequence, Tuple
+
 import numpy as np
 from mpi4py import MPI
 
@@ -62,7 +64,8 @@ def box(extents, dims, coords):
     return tuple(lo), tuple(count)
 
 
-def local_box(shape, comm=None, grid=None):
+def local_box(shape: Sequence[int], comm: Optional[MPI.Comm] = None,
+              grid: Optional[Sequence[int]] = None) -> Tuple[Tuple[int, ...], Tuple[int, ...]]:
     """Start and stop indices of this rank's block of a lattice array.
 
     ``shape`` is the whole array's shape; its first ``nd`` axes are the

@@ -6,17 +6,23 @@ format in the community stores sites.  A gauge field is
 3x3 matrices row-major.  All conversion and checksumming happens in the C
 library, in the NumPy buffer, with the GIL released.
 """
+from __future__ import annotations
+
 import os
-from typing import NamedTuple
+from typing import Any, Dict, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 from mpi4py import MPI
+import numpy.typing as npt
 
 from . import _lattio
 from ._grid import agree, blocks, box, grid_of, same_everywhere
 from .errors import ChecksumError, FormatError, from_status
 
 __all__ = ["load", "save", "info", "verify", "memmap", "FORMATS"]
+
+#: A path to a file (HDF5 also ``"FILE:/object"``).
+PathLike = Union[str, "os.PathLike[str]"]
 
 FORMATS = ("ildg", "scidac", "nersc", "milc", "openqcd", "hdf5")
 _GAUGE_SITE = (4, 3, 3)
@@ -142,7 +148,8 @@ def _block(comm, grid, extents):
 
 # --- load ------------------------------------------------------------------
 
-def load(path, *, comm=None, grid=None, verify=True, dtype=None, index=None):
+def load(path: PathLike, *, comm: Optional[MPI.Comm] = None, grid: Optional[Sequence[int]] = None, verify: bool = True,
+         dtype: Optional[npt.DTypeLike] = None, index: Optional[int] = None) -> np.ndarray:
     """Read a lattice field into a NumPy array.
 
     Parameters
@@ -383,8 +390,9 @@ def _global_shape(comm, grid, local_shape):
     return tuple(glob), lo, cnt
 
 
-def save(path, array, *, format="ildg", precision=None, metadata=None, verify=True, comm=None, grid=None,
-         layout="qdp", append=False):
+def save(path: PathLike, array: np.ndarray, *, format: str = "ildg", precision: Optional[int] = None,
+         metadata: Optional[Dict[str, Any]] = None, verify: bool = True, comm: Optional[MPI.Comm] = None,
+         grid: Optional[Sequence[int]] = None, layout: str = "qdp", append: bool = False) -> None:
     """Write a lattice field, crash-safe, with the community's records and checksums.
 
     Parameters
@@ -460,12 +468,12 @@ class _Storage(NamedTuple):
 
 class _Placement(NamedTuple):
     """Where this rank's block sits: comm (None: a serial save) and grid, the
-    lattice's extents glob (T, Z, Y, X), the block's start lo and count."""
+    lattice's extents glob (T, Z, Y, X), the block's start lo and extent."""
     comm: object
     grid: object
     glob: tuple
     lo: tuple
-    count: tuple
+    extent: tuple
 
 
 def _placement(comm, grid, array):
@@ -495,10 +503,10 @@ def _save_field(path, array, gauge, how, where):
             meta["datatype"] = "lattio_%s_%s" % ("F" if how.precision == 32 else "D", "complex" if cplx else "real")
     if how.format == "hdf5":
         _lattio.h5_write(where.comm, path, kind, mem, disk, elements, datacount, meta, how.layout, bool(how.append),
-                         where.glob, where.lo, where.count, array, bool(how.verify))
+                         where.glob, where.lo, where.extent, array, bool(how.verify))
     else:
         _lattio.field_write(where.comm, path, kind, mem, disk, elements, datacount, colors, spins, meta,
-                            where.glob, where.lo, where.count, array, bool(how.verify))
+                            where.glob, where.lo, where.extent, array, bool(how.verify))
 
 
 def _save_args(path, array, format, precision, metadata, hdf5, parallel=False):
@@ -572,7 +580,7 @@ def _save_plain(path, array, how, where):
         raise err
 
 
-def info(path):
+def info(path: PathLike) -> Dict[str, Any]:
     """The records of a LIME file, or the lattice fields of an HDF5 file.
 
     LIME: a list of dicts, one per record, in file order: ``message`` and
@@ -589,7 +597,7 @@ def info(path):
     return _lattio.lime_records(path)
 
 
-def verify(path):
+def verify(path: PathLike) -> Dict[str, Any]:
     """Verify a file: every field's checksum and a gauge field's observables.
 
     Returns a dict like ``lattio verify --json``: ``file``, ``format``,
@@ -675,7 +683,7 @@ def _verify_h5(path, rep):
     return u
 
 
-def memmap(path, record=None):
+def memmap(path: PathLike, record: Union[int, str, None] = None) -> np.ndarray:
     """A read-only ``numpy.memmap`` of a LIME record's payload, zero copy.
 
     ``path``: a LIME file (ILDG, SciDAC, any record set; ``str`` or
