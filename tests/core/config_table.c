@@ -94,12 +94,25 @@ static const char *line_of(const char *text, const char *name)
     return line;
 }
 
+/* A file's text, NUL-terminated (test_slurp gives bytes). */
+static char *slurp_text(const char *path)
+{
+    size_t n = 0;
+    unsigned char *b = test_slurp(path, &n);
+    char *t = b ? realloc(b, n + 1) : NULL;
+    if (!t) {
+        free(b);
+        return NULL;
+    }
+    t[n] = '\0';
+    return t;
+}
+
 static char *read_source(const char *rel)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", LATTIO_SOURCE_DIR, rel);
-    size_t n = 0;
-    char *t = (char *)test_slurp(path, &n);
+    char *t = slurp_text(path);
     CHECK(t != NULL);
     return t;
 }
@@ -135,8 +148,7 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
     if (type != FTW_F || len < 2 || (strcmp(path + len - 2, ".c") != 0 && strcmp(path + len - 2, ".h") != 0))
         return 0;
     if (len >= 14 && strcmp(path + len - 14, "/core/config.c") == 0) return 0;
-    size_t n = 0;
-    char *t = (char *)test_slurp(path, &n);
+    char *t = slurp_text(path);
     if (t && strstr(t, "getenv(")) {
         printf("%s reads the environment itself\n", path);
         getenv_calls++;
