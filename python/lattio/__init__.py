@@ -24,7 +24,7 @@ _os.environ.setdefault("OMPI_MCA_sharedfp", "^lockedfile")
 from .errors import (ArgumentError, ChecksumError, ContainerError, FormatError, HDF5Error,  # noqa: F401
                      LattioError, LattioIOError, MPIError, RankArgumentError)
 
-__all__ = ["load", "save", "info", "verify", "memmap", "local_box", "FORMATS", "LattioError",
+__all__ = ["load", "save", "info", "verify", "memmap", "format_of", "local_box", "FORMATS", "LattioError",
            "ArgumentError", "LattioIOError", "FormatError", "ChecksumError", "MPIError",
            "RankArgumentError", "ContainerError", "HDF5Error"]
 
@@ -32,12 +32,12 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ below loads them
     from ._grid import local_box  # noqa: F401
-    from .api import FORMATS, info, load, memmap, save, verify  # noqa: F401
+    from .api import FORMATS, format_of, info, load, memmap, save, verify  # noqa: F401
 
 # What needs the C extension (and with it mpi4py, which initialises MPI) is
 # imported at its first use, not by `import lattio`: the exceptions above
 # and `python -m lattio` (the command) start no MPI.
-_FROM_API = ("load", "save", "info", "verify", "memmap", "FORMATS")
+_FROM_API = ("load", "save", "info", "verify", "memmap", "format_of", "FORMATS")
 _SUBMODULES = ("api", "_grid", "_lattio")
 
 

@@ -19,7 +19,7 @@ from . import _lattio
 from ._grid import agree, blocks, box, grid_of, same_everywhere
 from .errors import ChecksumError, FormatError, from_status
 
-__all__ = ["load", "save", "info", "verify", "memmap", "FORMATS"]
+__all__ = ["load", "save", "info", "verify", "memmap", "format_of", "FORMATS", "SUFFIXES"]
 
 #: A path to a file (HDF5 also ``"FILE:/object"``).
 PathLike = Union[str, "os.PathLike[str]"]
@@ -46,6 +46,20 @@ def _h5_split(target):
         return target, None
     i = target.rindex(":/")
     return target[:i], target[i + 1:]
+
+
+#: The format a path's suffix names (save's default); any other suffix: ILDG.
+SUFFIXES = {".ildg": "ildg", ".lime": "ildg", ".scidac": "scidac", ".nersc": "nersc", ".milc": "milc",
+            ".openqcd": "openqcd", ".oqcd": "openqcd", ".h5": "hdf5", ".hdf5": "hdf5"}
+
+
+def format_of(path: PathLike) -> str:
+    """The format :func:`save` writes to ``path`` when not told: from the
+    suffix of the file (of FILE in ``FILE:/object``), by :data:`SUFFIXES`;
+    ``"ildg"`` for any other suffix."""
+    target = _path(path)
+    file = _h5_split(target)[0]
+    return SUFFIXES.get(os.path.splitext(file)[1].lower(), "ildg")
 
 
 def _comm(comm):
@@ -390,7 +404,7 @@ def _global_shape(comm, grid, local_shape):
     return tuple(glob), lo, cnt
 
 
-def save(path: PathLike, array: np.ndarray, *, format: str = "ildg", precision: Optional[int] = None,
+def save(path: PathLike, array: np.ndarray, *, format: Optional[str] = None, precision: Optional[int] = None,
          metadata: Optional[Dict[str, Any]] = None, verify: bool = True, comm: Optional[MPI.Comm] = None,
          grid: Optional[Sequence[int]] = None, layout: str = "qdp", append: bool = False) -> None:
     """Write a lattice field, crash-safe, with the community's records and checksums.
@@ -402,15 +416,16 @@ def save(path: PathLike, array: np.ndarray, *, format: str = "ildg", precision: 
         under a temporary name and renamed when complete and verified, so a
         failure leaves a previous file untouched.
     array : numpy.ndarray
-        C-contiguous, native byte order.  Gauge fields ``(T, Z, Y, X, 4, 3,
+        C-contiguous, any byte order (converted).  Gauge fields ``(T, Z, Y, X, 4, 3,
         3)`` complex64/complex128 (ILDG link order); SciDAC and HDF5 also take
         any ``(T, Z, Y, X) + site`` complex or real array.  With ``comm``:
         this rank's block, as :func:`lattio.local_box` gives it.
 
     How it is stored:
 
-    format : str
-        ``ildg``, ``scidac``, ``nersc``, ``milc``, ``openqcd`` or ``hdf5``.
+    format : str, optional
+        ``ildg``, ``scidac``, ``nersc``, ``milc``, ``openqcd`` or ``hdf5``;
+        default: from the path's suffix (:func:`format_of`), ILDG for any other.
     precision : 32 or 64, optional
         Stored precision; default: the array's (openQCD: always 64, MILC:
         always 32).
@@ -441,6 +456,10 @@ def save(path: PathLike, array: np.ndarray, *, format: str = "ildg", precision: 
     (scidac-checksum included).
     """
     comm = _comm(comm)
+    if format is None and isinstance(path, (str, bytes, os.PathLike)):
+        format = format_of(path)
+    if isinstance(array, np.ndarray) and not array.dtype.isnative:
+        array = array.astype(array.dtype.newbyteorder("="))  # a native copy
     same_everywhere(comm, [("path", path), ("format", format), ("precision", precision),
                            ("dtype", getattr(array, "dtype", None)), ("site shape", getattr(array, "shape", ())[4:]),
                            ("metadata", sorted((metadata or {}).items())), ("layout", layout), ("append", append),
