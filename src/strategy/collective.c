@@ -62,7 +62,8 @@ int lattio_collective_untrusted(const lattio_file *f)
     static int ompio = -1; /* the io component does not change during a run */
     if (ompio < 0) {
         ompio = lattio_mpi_is_open_mpi() && lattio_mpi_ompio_selected();
-        LATTIO_TRACE("collective writes %s", ompio ? "verified (Open MPI with OMPIO)" : "trusted");
+        LATTIO_TRACE("collective writes %s", ompio ? "verified (Open MPI with OMPIO) unless LATTIO_TRUST_COLLECTIVE=1"
+                                                   : "trusted");
     }
     return ompio && !(f && f->cfg.trust_collective); /* LATTIO_TRUST_COLLECTIVE=1: trusted */
 }
