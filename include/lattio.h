@@ -773,6 +773,48 @@ const char *lattio_field_record_type(int record);
 int lattio_field_payload(const lattio_field_info *fi, int record, char *out, size_t size,
                          size_t *length);
 
+/*
+ * A field as the caller holds it and as it goes to the file.  The caller's
+ * layout describes memory: site_bytes = elements * size of mem_format, any
+ * decomposition, halos and memory order.  Its lattice dimensions map to the
+ * file through layout.file_order; for ILDG/SciDAC files file dimension 0 is
+ * the slowest (t for a 4-D field: file_order = {t, z, y, x} in the caller's
+ * numbering), so a site's file rank is SciDAC's x + lx*(y + ly*(z + lz*t)).
+ * A gauge field's site is 4 links (mu = x, y, z, t) of 3x3 complex row-major
+ * reals: elements 72, datacount 4.
+ */
+typedef struct lattio_field_desc {
+    int kind;             /* LATTIO_FIELD_ILDG_GAUGE: ILDG record set (ildg-format, ildg-data-lfn,
+                             ildg-binary-data); otherwise SciDAC (scidac-binary-data) */
+    int mem_format;       /* LATTIO_REAL_F32_NATIVE or LATTIO_REAL_F64_NATIVE */
+    int disk_format;      /* writing: LATTIO_REAL_F32_BE or LATTIO_REAL_F64_BE */
+    uint64_t elements;    /* reals per site */
+    uint64_t datacount;   /* datums per site (typesize = elements / datacount reals) */
+    const char *datatype; /* SciDAC datatype; NULL: USQCD_F3_ColorMatrix / _D3_ (gauge) or
+                             lattio_F_real / lattio_D_real */
+    int colors, spins;    /* private record XML (0: omitted); gauge fields: 3 colours */
+    const char *lfn;      /* ildg-data-lfn; NULL: "lattio" */
+    const char *file_xml, *record_xml; /* user XML written verbatim; NULL: a short default */
+    const char *date;     /* private record date; NULL: now (UTC) */
+    uint64_t staging_bytes; /* bound of each of the two conversion buffers per rank; 0: the environment's
+                               LATTIO_STAGING_BYTES, else the strategy's own: 2 MiB slabs
+                               (LATTIO_FIELD_STAGING_DEFAULT: the converted bytes are still in
+                               the cache when written) for the independent strategy, 16 MiB
+                               rounds for the collective one (at least one site) */
+    int verify;           /* writing: re-read the binary record and compare its checksum */
+    int verify_retries;   /* writing: rewrites allowed after a failed verification */
+    int skip_checksum;    /* reading: do not compare with the stored checksum */
+    int require_checksum; /* reading: a missing scidac-checksum is ERR_NO_CHECKSUM */
+} lattio_field_desc;
+
+#define LATTIO_FIELD_STAGING_DEFAULT (UINT64_C(2) << 20)
+
+/* A gauge field (kind ILDG_GAUGE, 72 elements, datacount 4, 3
+ * colours) when kind is ILDG_GAUGE or SU3_GAUGE, else a generic field of
+ * `elements` reals (datacount 1); memory and disk formats as given. */
+void lattio_field_desc_default(lattio_field_desc *d, int kind, int mem_format, int disk_format,
+                               uint64_t elements);
+
 /* --- serial reference reader (src/field/serial.c; local) ---------------- */
 
 /* Read field *fi (from lattio_field_info_read on the same reader) in
@@ -784,6 +826,24 @@ int lattio_field_payload(const lattio_field_info *fi, int record, char *out, siz
  * (the trace names the binary record and both sums; out is filled anyway). */
 int lattio_field_read_double(lattio_lime_reader *r, const lattio_field_info *fi, double *out,
                              uint64_t n_out, lattio_scidac_sum *computed);
+
+/* The same into native reals of mem_format (LATTIO_REAL_F32_NATIVE or
+ * LATTIO_REAL_F64_NATIVE; values: n_out of them, or NULL to checksum only):
+ * the serial whole-field read of the Python package. */
+int lattio_field_read_values(lattio_lime_reader *r, const lattio_field_info *fi, int mem_format,
+                             void *values, uint64_t n_out, lattio_scidac_sum *computed);
+
+/* Write one whole field serially to `path`: the record set
+ * lattio_field_write writes for *d (ILDG for kind LATTIO_FIELD_ILDG_GAUGE,
+ * else SciDAC; d->verify: the binary record is read back before the rename
+ * and its checksum compared, ERR_VERIFY; retries and staging unused) from
+ * `values`, the whole lattice of layout l (lo 0, count = global, no halo,
+ * file order = memory order) in mem_format.  Written under a temporary name
+ * next to `path` and renamed when complete, so a failure leaves a previous
+ * file untouched.  Errors: ERR_ARG, ERR_LAYOUT, ERR_OVERFLOW, ERR_NOMEM,
+ * ERR_OPEN, ERR_WRITE, ERR_READ, ERR_VERIFY, ERR_RENAME. */
+int lattio_field_write_serial(const char *path, const lattio_field_desc *d, const lattio_layout *l,
+                              const void *values);
 
 /* Open `path`, describe field `index` and verify its checksum.  *fi (may be
  * NULL) receives the description (free it with lattio_field_info_free).
@@ -834,6 +894,12 @@ int lattio_gauge_format_from_name(const char *name);
  * lattice size gives exactly the file size.  Errors: ERR_OPEN, ERR_STAT,
  * ERR_READ, ERR_UNKNOWN_FORMAT. */
 int lattio_gauge_detect(const char *path, int *format);
+
+/* 1 when the file at path is HDF5: the signature at 0, or at 512,
+ * 1024, ... after a user block with the superblock's base address at its
+ * own position; 0 when not (a file starting with LIME's magic never is)
+ * or unreadable. */
+int lattio_h5_is_hdf5(const char *path);
 
 /* Checksums a gauge file can carry. */
 enum lattio_gauge_checksum {
@@ -1330,48 +1396,6 @@ int lattio_container_close(lattio_container *c);
 /* Lattice fields (MPI): ILDG / SciDAC record sets, src/field/field_mpi.c   */
 /* ------------------------------------------------------------------------ */
 
-/*
- * A field as the caller holds it and as it goes to the file.  The caller's
- * layout describes memory: site_bytes = elements * size of mem_format, any
- * decomposition, halos and memory order.  Its lattice dimensions map to the
- * file through layout.file_order; for ILDG/SciDAC files file dimension 0 is
- * the slowest (t for a 4-D field: file_order = {t, z, y, x} in the caller's
- * numbering), so a site's file rank is SciDAC's x + lx*(y + ly*(z + lz*t)).
- * A gauge field's site is 4 links (mu = x, y, z, t) of 3x3 complex row-major
- * reals: elements 72, datacount 4.
- */
-typedef struct lattio_field_desc {
-    int kind;             /* LATTIO_FIELD_ILDG_GAUGE: ILDG record set (ildg-format, ildg-data-lfn,
-                             ildg-binary-data); otherwise SciDAC (scidac-binary-data) */
-    int mem_format;       /* LATTIO_REAL_F32_NATIVE or LATTIO_REAL_F64_NATIVE */
-    int disk_format;      /* writing: LATTIO_REAL_F32_BE or LATTIO_REAL_F64_BE */
-    uint64_t elements;    /* reals per site */
-    uint64_t datacount;   /* datums per site (typesize = elements / datacount reals) */
-    const char *datatype; /* SciDAC datatype; NULL: USQCD_F3_ColorMatrix / _D3_ (gauge) or
-                             lattio_F_real / lattio_D_real */
-    int colors, spins;    /* private record XML (0: omitted); gauge fields: 3 colours */
-    const char *lfn;      /* ildg-data-lfn; NULL: "lattio" */
-    const char *file_xml, *record_xml; /* user XML written verbatim; NULL: a short default */
-    const char *date;     /* private record date; NULL: now (UTC) */
-    uint64_t staging_bytes; /* bound of each of the two conversion buffers per rank; 0: the environment's
-                               LATTIO_STAGING_BYTES, else the strategy's own: 2 MiB slabs
-                               (LATTIO_FIELD_STAGING_DEFAULT: the converted bytes are still in
-                               the cache when written) for the independent strategy, 16 MiB
-                               rounds for the collective one (at least one site) */
-    int verify;           /* writing: re-read the binary record and compare its checksum */
-    int verify_retries;   /* writing: rewrites allowed after a failed verification */
-    int skip_checksum;    /* reading: do not compare with the stored checksum */
-    int require_checksum; /* reading: a missing scidac-checksum is ERR_NO_CHECKSUM */
-} lattio_field_desc;
-
-#define LATTIO_FIELD_STAGING_DEFAULT (UINT64_C(2) << 20)
-
-/* Local.  A gauge field (kind ILDG_GAUGE, 72 elements, datacount 4, 3
- * colours) when kind is ILDG_GAUGE or SU3_GAUGE, else a generic field of
- * `elements` reals (datacount 1); memory and disk formats as given. */
-void lattio_field_desc_default(lattio_field_desc *d, int kind, int mem_format, int disk_format,
-                               uint64_t elements);
-
 /* What a write did. */
 typedef struct lattio_field_write_info {
     lattio_scidac_sum sum; /* the checksum written (XOR over ranks) */
@@ -1561,12 +1585,6 @@ int lattio_h5_list(MPI_Comm comm, const char *path, int nd, lattio_h5_entry *out
  * lattio_h5_list, ERR_HDF5_NOT_FOUND, ERR_HDF5_LAYOUT (the object is not a
  * lattice field), ERR_HDF5_LINK (an external or user-defined link). */
 int lattio_h5_find(MPI_Comm comm, const char *target, int nd, lattio_h5_entry *e);
-
-/* Local.  1 when the file at path is HDF5: the signature at 0, or at 512,
- * 1024, ... after a user block with the superblock's base address at its
- * own position; 0 when not (a file starting with LIME's magic never is)
- * or unreadable. */
-int lattio_h5_is_hdf5(const char *path);
 
 /* Collective on `comm`.  Plaquette, link trace and unitarity of a 4-D SU(3)
  * gauge field distributed as layout l describes (native doubles, 72 per

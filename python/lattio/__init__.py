@@ -34,11 +34,11 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ below loads
     from ._grid import local_box  # noqa: F401
     from .api import FORMATS, format_of, info, load, memmap, save, verify  # noqa: F401
 
-# What needs the C extension (and with it mpi4py, which initialises MPI) is
-# imported at its first use, not by `import lattio`: the exceptions above
-# and `python -m lattio` (the command) start no MPI.
+# What needs a C extension is imported at its first use, not by `import
+# lattio`.  Serial calls use the MPI-free lattio._core; only a communicator
+# or an HDF5 file brings in lattio._lattio and mpi4py (which initialises MPI).
 _FROM_API = ("load", "save", "info", "verify", "memmap", "format_of", "FORMATS")
-_SUBMODULES = ("api", "_grid", "_lattio")
+_SUBMODULES = ("api", "_grid", "_core", "_lattio")
 
 
 def __getattr__(name):
@@ -49,7 +49,7 @@ def __getattr__(name):
     if name == "local_box":
         return importlib.import_module("._grid", __name__).local_box
     if name == "__version__":
-        return importlib.import_module("._lattio", __name__).version()
+        return importlib.import_module("._core", __name__).version()
     if name in _SUBMODULES:
         return importlib.import_module("." + name, __name__)
     raise AttributeError("module 'lattio' has no attribute %r" % name)

@@ -6,16 +6,26 @@ over p ranks, the first n % p ranks get one site more.  A rank's grid
 coordinates come from a Cartesian communicator (its dimensions in array-axis
 order) or, for a plain communicator, from its rank in C order over the grid.
 """
-from typing import Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Optional, Sequence, Tuple
 
 import numpy as np
-from mpi4py import MPI
 
-from . import _lattio
+from . import _core
+
+if TYPE_CHECKING:
+    from mpi4py import MPI
+
+
+def _mpi():
+    """mpi4py.MPI: every function here that gets a communicator imports it
+    (its caller made the communicator, so this initialises nothing)."""
+    from mpi4py import MPI
+    return MPI
 
 
 def grid_of(comm, nd, grid=None):
     """(dims, coords) of this rank for an nd-dimensional lattice."""
+    MPI = _mpi()
     size, rank = comm.Get_size(), comm.Get_rank()
     if isinstance(comm, MPI.Cartcomm):
         if grid is not None:
@@ -42,7 +52,7 @@ def grid_of(comm, nd, grid=None):
 def coords_of(comm, dims, rank):
     """Grid coordinates of `rank`: the Cartesian communicator's, else the
     rank in C order over the grid."""
-    if isinstance(comm, MPI.Cartcomm):
+    if isinstance(comm, _mpi().Cartcomm):
         return tuple(int(c) for c in comm.Get_coords(rank))
     return tuple(int(c) for c in np.unravel_index(rank, dims))
 
@@ -58,13 +68,13 @@ def box(extents, dims, coords):
     """(start, count) of the block at coords: the library's split rule."""
     lo, count = [], []
     for n, p, c in zip(extents, dims, coords):
-        a, k = _lattio.split(int(n), int(p), int(c))
+        a, k = _core.split(int(n), int(p), int(c))
         lo.append(a)
         count.append(k)
     return tuple(lo), tuple(count)
 
 
-def local_box(shape: Sequence[int], comm: Optional[MPI.Comm] = None,
+def local_box(shape: Sequence[int], comm: Optional["MPI.Comm"] = None,
               grid: Optional[Sequence[int]] = None) -> Tuple[Tuple[int, ...], Tuple[int, ...]]:
     """Start and stop indices of this rank's block of a lattice array.
 
@@ -75,8 +85,12 @@ def local_box(shape: Sequence[int], comm: Optional[MPI.Comm] = None,
     ``lattio.load(path, comm=comm, grid=grid)`` returns on this rank.
     Without a communicator the block is the whole lattice."""
     shape = tuple(int(s) for s in shape)
-    if isinstance(comm, MPI.Cartcomm):
-        nd = comm.Get_dim()
+    cart = None
+    if comm is not None:
+        from mpi4py import MPI
+        cart = comm if isinstance(comm, MPI.Cartcomm) else None
+    if cart is not None:
+        nd = cart.Get_dim()
     elif grid is not None:
         nd = len(tuple(grid))
     else:
@@ -105,7 +119,7 @@ def same_everywhere(comm, args):
     first = next((i for i, (a, b) in enumerate(zip(mine, root)) if a != b), len(mine))
     if len(mine) != len(root):
         first = min(first, len(mine), len(root))
-    first = comm.allreduce(first, op=MPI.MIN)
+    first = comm.allreduce(first, op=_mpi().MIN)
     if first < len(root):
         from .errors import RankArgumentError
         raise RankArgumentError(-500, "ERR_RANK_ARG", "arguments differ between ranks",
@@ -119,7 +133,7 @@ def agree(comm, error):
         if error is not None:
             raise error
         return
-    failed = comm.allreduce(0 if error is None else 1, op=MPI.SUM)
+    failed = comm.allreduce(0 if error is None else 1, op=_mpi().SUM)
     if failed == 0:
         return
     errors = comm.allgather(error)

@@ -9,15 +9,18 @@ library, in the NumPy buffer, with the GIL released.
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, NamedTuple, Optional, Sequence, Union
+import sys
+from typing import TYPE_CHECKING, Any, Dict, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
-from mpi4py import MPI
 import numpy.typing as npt
 
-from . import _lattio
+from . import _core
 from ._grid import agree, blocks, box, grid_of, same_everywhere
-from .errors import ChecksumError, FormatError, from_status
+from .errors import ChecksumError, FormatError, MPIError, from_status
+
+if TYPE_CHECKING:
+    from mpi4py import MPI
 
 __all__ = ["load", "save", "info", "verify", "memmap", "format_of", "FORMATS", "SUFFIXES"]
 
@@ -63,9 +66,33 @@ def format_of(path: PathLike) -> str:
 
 
 def _comm(comm):
-    if comm is not None and not isinstance(comm, MPI.Comm):
+    """comm, checked: None or an mpi4py communicator (mpi4py is imported
+    by whoever made one, so it is looked up, never imported, here)."""
+    if comm is None:
+        return None
+    mpi = sys.modules.get("mpi4py.MPI")
+    if mpi is None or not isinstance(comm, mpi.Comm):
         raise TypeError("comm must be an mpi4py communicator, not %s" % type(comm).__name__)
+    _parallel()
     return comm
+
+
+def _parallel():
+    """The MPI extension module (lattio._lattio), for communicators and HDF5.
+    Importing it loads the MPI library; mpi4py.MPI is imported too, which
+    initialises MPI unless the program did."""
+    try:
+        from . import _lattio
+    except ImportError as e:
+        raise MPIError(-404, "ERR_UNSUPPORTED_MPI", "operation not supported",
+                       "this lattio was built without MPI (%s): communicators and HDF5 need the MPI "
+                       "build (pip install '.[mpi]' on a machine with MPI, docs/python.md)" % e) from None
+    try:
+        import mpi4py.MPI  # noqa: F401  (MPI_Init unless initialised)
+    except ImportError:
+        raise MPIError(-404, "ERR_UNSUPPORTED_MPI", "operation not supported",
+                       "mpi4py is not installed: communicators and HDF5 need it (pip install 'lattio[mpi]')") from None
+    return _lattio
 
 
 def _on_root(comm, fn):
@@ -123,7 +150,7 @@ def _site_of(fi):
                           "field %d holds %s data, not 32/64-bit reals" % (fi["index"], fi["precision_code"]))
     per = ts // (prec // 8)
     dt, nc = fi["datatype"], fi["colors"] or 3
-    if fi["kind"] in (_lattio.FIELD_ILDG_GAUGE, _lattio.FIELD_SU3_GAUGE):
+    if fi["kind"] in (_core.FIELD_ILDG_GAUGE, _core.FIELD_SU3_GAUGE):
         return _GAUGE_SITE, True
     is_real = per == 1 or dt.endswith("Real") or dt.endswith("_real")
     if is_real or per % 2:
@@ -143,7 +170,7 @@ def _pick_field(fields, index, what):
     if not fields:
         raise FormatError(-5, "ERR_NOT_FOUND", "no record of the requested type", "no lattice field", what)
     if index is None:
-        gauge = [f for f in fields if f["kind"] in (_lattio.FIELD_ILDG_GAUGE, _lattio.FIELD_SU3_GAUGE)]
+        gauge = [f for f in fields if f["kind"] in (_core.FIELD_ILDG_GAUGE, _core.FIELD_SU3_GAUGE)]
         return gauge[0] if gauge else fields[0]
     if not isinstance(index, (int, np.integer)) or not 0 <= index < len(fields):
         raise ValueError("index %r: the file has %d field(s)" % (index, len(fields)))
@@ -162,7 +189,7 @@ def _block(comm, grid, extents):
 
 # --- load ------------------------------------------------------------------
 
-def load(path: PathLike, *, comm: Optional[MPI.Comm] = None, grid: Optional[Sequence[int]] = None, verify: bool = True,
+def load(path: PathLike, *, comm: Optional["MPI.Comm"] = None, grid: Optional[Sequence[int]] = None, verify: bool = True,
          dtype: Optional[npt.DTypeLike] = None, index: Optional[int] = None) -> np.ndarray:
     """Read a lattice field into a NumPy array.
 
@@ -211,7 +238,7 @@ def load(path: PathLike, *, comm: Optional[MPI.Comm] = None, grid: Optional[Sequ
     comm = _comm(comm)
     same_everywhere(comm, [("path", path), ("verify", verify), ("dtype", dtype), ("index", index),
                            ("grid", None if grid is None else tuple(grid))])
-    fmt = _on_root(comm, lambda: _lattio.detect(_h5_split(path)[0]))
+    fmt = _on_root(comm, lambda: _core.detect(_h5_split(path)[0]))
     if fmt == "hdf5":
         return _load_h5(path, comm, grid, verify, dtype)
     if fmt in ("ildg", "scidac"):
@@ -222,7 +249,7 @@ def load(path: PathLike, *, comm: Optional[MPI.Comm] = None, grid: Optional[Sequ
 
 
 def _load_lime(path, comm, grid, verify, dtype, index):
-    fields = _on_root(comm, lambda: _lattio.lime_fields(path))
+    fields = _on_root(comm, lambda: _core.lime_fields(path))
 
     def setup():
         fi = _pick_field(fields, index, path)
@@ -232,9 +259,12 @@ def _load_lime(path, comm, grid, verify, dtype, index):
         return fi, dt, glob, lo, count, np.empty(count + site, dtype=dt)
 
     fi, dt, glob, lo, count, out = _agreed(comm, setup)
-    mem = _lattio.REAL_F32 if dt in (np.dtype(np.complex64), np.dtype(np.float32)) else _lattio.REAL_F64
+    mem = _core.REAL_F32 if dt in (np.dtype(np.complex64), np.dtype(np.float32)) else _core.REAL_F64
+    if comm is None:
+        _core.field_read(path, fi["index"], mem, out, verify)
+        return out
     elements = fi["typesize"] * fi["datacount"] // (fi["precision"] // 8)
-    _lattio.field_read(comm, path, fi["index"], fi["kind"], mem, elements, glob, lo, count, out, verify)
+    _parallel().field_read(comm, path, fi["index"], fi["kind"], mem, elements, glob, lo, count, out, verify)
     return out
 
 
@@ -242,7 +272,7 @@ def _load_plain(path, comm, grid, verify, dtype):
     """NERSC, MILC, openQCD: rank 0 reads the file (these formats have no
     parallel layout worth addressing) and sends each rank its block."""
     def read():
-        rc, g, u = _lattio.gauge_read(path)
+        rc, g, u = _core.gauge_read(path)
         if verify:
             _check_plain(path, rc, g, u)
         return g, u
@@ -284,14 +314,14 @@ def _load_plain(path, comm, grid, verify, dtype):
 def _check_plain(path, rc, g, u, stats=None):
     """A NERSC/MILC checksum, a header's plaquette and link trace (stats:
     the field's (plaquette, link trace, unitarity) when already computed)."""
-    if rc == _lattio.ERR_CHECKSUM:
+    if rc == _core.ERR_CHECKSUM:
         raise from_status(rc, "ERR_CHECKSUM", "checksum mismatch",
                           "%s checksum stored %s, computed %s" % (
                               g["format"], " ".join("%08x" % s for s in g["stored"]),
                               " ".join("%08x" % s for s in g["computed"])), path)
     if g["header_plaquette"] is not None or g["header_link_trace"] is not None:
-        plaq, trace, _ = stats if stats is not None else _lattio.gauge_stats(u)
-        st = _lattio.gauge_check_header(g, plaq, trace)
+        plaq, trace, _ = stats if stats is not None else _core.gauge_stats(u)
+        st = _core.gauge_check_header(g, plaq, trace)
         if st != 0:
             raise from_status(st, "ERR_PLAQUETTE", "plaquette differs from the header's value",
                               "header plaquette %r link trace %r, computed %.12f %.12f" % (
@@ -314,7 +344,8 @@ def _h5_entry(entries, obj, what):
 def _h5_fields(comm, file, obj):
     """The fields a reader of FILE (obj None) or of FILE:obj (soft links
     inside the file followed, the library's rule) sees."""
-    return _lattio.h5_list(comm, file) if obj is None else [_lattio.h5_find(comm, "%s:%s" % (file, obj))]
+    par = _parallel()
+    return par.h5_list(comm, file) if obj is None else [par.h5_find(comm, "%s:%s" % (file, obj))]
 
 
 def _load_h5(path, comm, grid, verify, dtype):
@@ -336,8 +367,8 @@ def _load_h5(path, comm, grid, verify, dtype):
         return e, n, dt, glob, lo, count, np.empty(count + site, dtype=dt)
 
     e, n, dt, glob, lo, count, out = _agreed(comm, setup)
-    mem = _lattio.REAL_F32 if dt in (np.dtype(np.complex64), np.dtype(np.float32)) else _lattio.REAL_F64
-    _lattio.h5_read(comm, "%s:%s" % (file, e["path"]), mem, n, glob, lo, count, out, verify)
+    mem = _core.REAL_F32 if dt in (np.dtype(np.complex64), np.dtype(np.float32)) else _core.REAL_F64
+    _parallel().h5_read(comm, "%s:%s" % (file, e["path"]), mem, n, glob, lo, count, out, verify)
     return out
 
 
@@ -405,7 +436,7 @@ def _global_shape(comm, grid, local_shape):
 
 
 def save(path: PathLike, array: np.ndarray, *, format: Optional[str] = None, precision: Optional[int] = None,
-         metadata: Optional[Dict[str, Any]] = None, verify: bool = True, comm: Optional[MPI.Comm] = None,
+         metadata: Optional[Dict[str, Any]] = None, verify: bool = True, comm: Optional["MPI.Comm"] = None,
          grid: Optional[Sequence[int]] = None, layout: str = "qdp", append: bool = False) -> None:
     """Write a lattice field, crash-safe, with the community's records and checksums.
 
@@ -509,23 +540,26 @@ def _save_field(path, array, gauge, how, where):
     site = array.shape[4:]
     cplx = array.dtype.kind == "c"
     elements = int(np.prod(site, dtype=np.int64)) * (2 if cplx else 1)
-    mem = _lattio.REAL_F32 if single else _lattio.REAL_F64
-    disk = _lattio.REAL_F32_BE if how.precision == 32 else _lattio.REAL_F64_BE
+    mem = _core.REAL_F32 if single else _core.REAL_F64
+    disk = _core.REAL_F32_BE if how.precision == 32 else _core.REAL_F64_BE
     meta = dict(how.meta)
     if gauge:
-        kind = _lattio.FIELD_ILDG_GAUGE if how.format in ("ildg", "hdf5") else _lattio.FIELD_SU3_GAUGE
+        kind = _core.FIELD_ILDG_GAUGE if how.format in ("ildg", "hdf5") else _core.FIELD_SU3_GAUGE
         datacount, colors, spins = 4, 3, 0
     else:
-        kind, colors, spins = _lattio.FIELD_GENERIC, 0, 0
+        kind, colors, spins = _core.FIELD_GENERIC, 0, 0
         datacount = int(site[0]) if len(site) >= 2 else 1
         if "datatype" not in meta:
             meta["datatype"] = "lattio_%s_%s" % ("F" if how.precision == 32 else "D", "complex" if cplx else "real")
     if how.format == "hdf5":
-        _lattio.h5_write(where.comm, path, kind, mem, disk, elements, datacount, meta, how.layout, bool(how.append),
+        _parallel().h5_write(where.comm, path, kind, mem, disk, elements, datacount, meta, how.layout, bool(how.append),
                          where.glob, where.lo, where.extent, array, bool(how.verify))
+    elif where.comm is None:
+        _core.field_write(path, kind, mem, disk, elements, datacount, colors, spins, meta, where.glob, array,
+                          bool(how.verify))
     else:
-        _lattio.field_write(where.comm, path, kind, mem, disk, elements, datacount, colors, spins, meta,
-                            where.glob, where.lo, where.extent, array, bool(how.verify))
+        _parallel().field_write(where.comm, path, kind, mem, disk, elements, datacount, colors, spins, meta,
+                                where.glob, where.lo, where.extent, array, bool(how.verify))
 
 
 def _save_args(path, array, format, precision, metadata, hdf5, parallel=False):
@@ -575,7 +609,7 @@ def _save_plain(path, array, how, where):
     0, which writes the file (everyone learns the outcome)."""
     comm, fmt, precision, meta = where.comm, how.format, how.precision, how.meta
     if comm is None or comm.Get_size() == 1:
-        _lattio.gauge_write(path, fmt, np.ascontiguousarray(array, dtype=np.complex128), precision, meta)
+        _core.gauge_write(path, fmt, np.ascontiguousarray(array, dtype=np.complex128), precision, meta)
         return
     dims, coords = grid_of(comm, 4, where.grid)
     whole, err = None, None
@@ -589,7 +623,7 @@ def _save_plain(path, array, how, where):
                 comm.Recv(blk, source=r, tag=78)
                 whole[sl] = blk
         try:
-            _lattio.gauge_write(path, fmt, whole, precision, meta)
+            _core.gauge_write(path, fmt, whole, precision, meta)
         except Exception as e:
             err = e
     else:
@@ -611,9 +645,9 @@ def info(path: PathLike) -> Dict[str, Any]:
     :class:`lattio.FormatError` (not a LIME file)."""
     path = _path(path)
     file, _ = _h5_split(path)
-    if os.path.isfile(file) and _lattio.detect(file) == "hdf5":
-        return _lattio.h5_list(None, file)
-    return _lattio.lime_records(path)
+    if os.path.isfile(file) and _core.detect(file) == "hdf5":
+        return _parallel().h5_list(None, file)
+    return _core.lime_records(path)
 
 
 def verify(path: PathLike) -> Dict[str, Any]:
@@ -628,7 +662,7 @@ def verify(path: PathLike) -> Dict[str, Any]:
     that cannot be opened or has no known format raises."""
     path = _path(path)
     file, _ = _h5_split(path)
-    fmt = _lattio.detect(file)
+    fmt = _core.detect(file)
     rep = {"file": path, "format": fmt, "ok": True, "fields": [], "problems": [], "warnings": []}
     u, g, rc = None, None, 0
     if fmt in ("ildg", "scidac"):
@@ -636,7 +670,7 @@ def verify(path: PathLike) -> Dict[str, Any]:
     elif fmt == "hdf5":
         u = _verify_h5(path, rep)
     else:
-        rc, g, u = _lattio.gauge_read(path)
+        rc, g, u = _core.gauge_read(path)
         rep["fields"].append({"type": fmt, "offset": g["data_offset"], "length": g["data_length"],
                               "stored": _hex(g["stored"]) if g["has_checksum"] else None,
                               "computed": _hex(g["computed"]) if g["has_checksum"] else None,
@@ -644,7 +678,7 @@ def verify(path: PathLike) -> Dict[str, Any]:
         if not g["has_checksum"]:
             rep["warnings"].append("no stored checksum (%s): the plaquette is the check" % fmt)
     if u is not None:
-        plaq, trace, unit = _lattio.gauge_stats(np.ascontiguousarray(u, dtype=np.complex128))
+        plaq, trace, unit = _core.gauge_stats(np.ascontiguousarray(u, dtype=np.complex128))
         rep.update(plaquette=plaq, link_trace=trace, unitarity=unit)
         if g is not None:
             try:
@@ -664,19 +698,19 @@ def _hex(s):
 def _verify_lime(path, rep):
     """Every field's checksum; the first gauge field's links come from the
     same single read (returned, None when there is none)."""
-    fields = _lattio.lime_fields(path)
-    gauge = [f for f in fields if f["kind"] in (_lattio.FIELD_ILDG_GAUGE, _lattio.FIELD_SU3_GAUGE)]
+    fields = _core.lime_fields(path)
+    gauge = [f for f in fields if f["kind"] in (_core.FIELD_ILDG_GAUGE, _core.FIELD_SU3_GAUGE)]
     first = gauge[0]["index"] if gauge else None
     u = None
     for fi in fields:
-        rc, computed, stored, err, values = _lattio.field_verify(path, fi["index"], fi["index"] == first)
+        rc, computed, stored, err, values = _core.field_verify(path, fi["index"], fi["index"] == first)
         rep["fields"].append({"type": fi["type"], "offset": fi["offset"], "length": fi["length"],
                               "stored": _hex(stored), "computed": _hex(computed), "ok": rc == 0 and stored is not None})
         if rc != 0:
             rep["problems"].append(str(err))
         elif stored is None:
             rep["warnings"].append("%s at offset %d: no scidac-checksum" % (fi["type"], fi["offset"]))
-        if values is not None and rc in (0, _lattio.ERR_CHECKSUM):  # a damaged field is still measured
+        if values is not None and rc in (0, _core.ERR_CHECKSUM):  # a damaged field is still measured
             u = values.view(np.complex128).reshape(tuple(fi["dims"][::-1]) + _GAUGE_SITE)
     return u
 
@@ -715,8 +749,8 @@ def memmap(path: PathLike, record: Union[int, str, None] = None) -> np.ndarray:
     is bytes (``uint8``).  No checksum is verified: this is for quick looks
     at huge files (``lattio.verify`` checks them)."""
     path = _path(path)
-    recs = _lattio.lime_records(path)
-    fields = _lattio.lime_fields(path)
+    recs = _core.lime_records(path)
+    fields = _core.lime_fields(path)
     if record is None:
         target = _pick_field(fields, None, path)["offset"]
     elif isinstance(record, (int, np.integer)) and not isinstance(record, bool):

@@ -1,27 +1,54 @@
-"""`import lattio` starts no MPI: the package's exceptions and the command
-need no MPI, and the C extension (with mpi4py, which initialises MPI) is
-imported at the first call that needs it.  Measured in a fresh interpreter."""
+"""Serial use starts no MPI: `import lattio` and serial load/save/verify of
+LIME and header formats run on the MPI-free extension (lattio._core); no
+mpi4py, no MPI library in the process, no MPI daemon.  HDF5 and
+communicators bring MPI in.  Measured in fresh interpreters."""
+import os
 import subprocess
 import sys
 
+from conftest import data
+
 PROBE = r"""
-import sys, time
+import os, sys, time
 t = time.perf_counter()
 import lattio
 dt = time.perf_counter() - t
-assert issubclass(lattio.LattioIOError, OSError)
-print("%.3f" % dt, "mpi4py" in sys.modules, "lattio._lattio" in sys.modules)
-lattio.load
-print("mpi4py" in sys.modules)
+print("%.3f" % dt)
+u = lattio.load(sys.argv[1])
+v = lattio.load(sys.argv[2])
+lattio.save(sys.argv[3], u, format="scidac")
+assert lattio.verify(sys.argv[3])["ok"]
+maps = open("/proc/self/maps").read()
+children = os.listdir("/proc/self/task")
+print("mpi4py" in sys.modules, "lattio._lattio" in sys.modules, "libmpi" in maps)
+"""
+
+H5_PROBE = r"""
+import sys
+import numpy as np
+import lattio
+u = np.zeros((2, 2, 2, 2, 4, 3, 3), np.complex128)
+u[..., range(3), range(3)] = 1
+lattio.save(sys.argv[1], u, format="hdf5")
+print("mpi4py" in sys.modules, "libmpi" in open("/proc/self/maps").read())
 """
 
 
-def test_import_starts_no_mpi():
-    p = subprocess.run([sys.executable, "-c", PROBE], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
-    assert p.returncode == 0, p.stderr
-    first, second = p.stdout.decode().split("\n")[:2]
-    seconds, mpi, ext = first.split()
-    print("import lattio: %s s" % seconds)
-    assert (mpi, ext) == ("False", "False"), first
-    assert second == "True"  # the first use of the API brings the extension (and MPI) in
-    assert float(seconds) < 0.2, "import lattio took %s s" % seconds
+def run(probe, *args):
+    p = subprocess.run([sys.executable, "-c", probe, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr.decode()
+    return p.stdout.decode().split("\n")
+
+
+def test_serial_use_starts_no_mpi(tmp_path):
+    lines = run(PROBE, data("t_dprec_ildg.lime"), data("t_nersc.cfg"), str(tmp_path / "u.scidac"))
+    seconds = float(lines[0])
+    print("import lattio: %.3f s" % seconds)
+    assert lines[1] == "False False False", lines[1]  # no mpi4py, no MPI extension, no libmpi mapped
+    assert seconds < 0.2, "import lattio took %.3f s" % seconds
+
+
+def test_hdf5_brings_mpi_in(tmp_path):
+    assert run(H5_PROBE, str(tmp_path / "u.h5"))[0] == "True True"
+    assert os.path.getsize(tmp_path / "u.h5") > 0

@@ -3,7 +3,6 @@
  * their other bytes in their last four bytes (docs/format.md, section 8). */
 #include "container_internal.h"
 
-#include <libdeflate.h>
 #include <string.h>
 
 static const char HEADER_MAGIC[8] = {'L', 'A', 'T', 'T', 'I', 'O', 'T', 'C'};
@@ -12,7 +11,7 @@ static const char FOOTER_MAGIC[8] = {'L', 'T', 'I', 'O', 'C', 'E', 'N', 'D'};
 
 uint32_t lattio_cont_crc32(uint32_t crc, const void *buf, size_t n)
 {
-    return libdeflate_crc32(crc, buf, n);
+    return lattio_crc32(crc, buf, n);
 }
 
 /* Combining CRCs works on polynomials over GF(2) modulo the CRC's

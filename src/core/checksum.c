@@ -1,4 +1,5 @@
-/* checksum.c -- CRC-32 (through libdeflate) and the SciDAC site checksum.
+/* checksum.c -- CRC-32 (libdeflate's, or where the build found no libdeflate,
+ * a table-driven one here) and the SciDAC site checksum.
  *
  * SciDAC: for every site r (global lexicographic rank, x fastest) with CRC c
  * of its bytes as stored (big-endian), suma ^= rotl32(c, r % 29) and
@@ -6,12 +7,45 @@
  * sites combine by XOR, in any order. */
 #include "internal.h"
 
+#ifdef LATTIO_HAVE_LIBDEFLATE
 #include <libdeflate.h>
+
+static inline uint32_t crc_of(uint32_t crc, const void *buf, size_t n)
+{
+    return libdeflate_crc32(crc, buf, n);
+}
+#else
+#include <pthread.h>
+
+/* CRC-32 (IEEE 802.3, reflected polynomial 0xedb88320, as zlib's crc32),
+ * one table lookup per byte: the fallback of a build without libdeflate
+ * (pip install on a machine with a compiler and Python alone). */
+static uint32_t crc_table[256];
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+
+static void crc_table_fill(void)
+{
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++) c = (c & 1) ? (c >> 1) ^ 0xedb88320u : c >> 1;
+        crc_table[i] = c;
+    }
+}
+
+static uint32_t crc_of(uint32_t crc, const void *buf, size_t n)
+{
+    pthread_once(&crc_once, crc_table_fill);
+    const unsigned char *p = buf;
+    crc = ~crc;
+    for (size_t i = 0; i < n; i++) crc = crc_table[(crc ^ p[i]) & 0xffu] ^ (crc >> 8);
+    return ~crc;
+}
+#endif
 
 uint32_t lattio_crc32(uint32_t crc, const void *buf, size_t n)
 {
     if (!buf || n == 0) return crc;
-    return libdeflate_crc32(crc, buf, n);
+    return crc_of(crc, buf, n);
 }
 
 /* rotl32(c, 0) must be c: a shift by 32 is undefined. */
@@ -35,7 +69,7 @@ int lattio_scidac_sum_sites(lattio_scidac_sum *sum, const void *sites, size_t si
     unsigned a = (unsigned)(first_rank % 29), b = (unsigned)(first_rank % 31);
     uint32_t suma = sum->suma, sumb = sum->sumb;
     for (uint64_t i = 0; i < nsites; i++, p += site_bytes) {
-        const uint32_t c = libdeflate_crc32(0, p, site_bytes);
+        const uint32_t c = crc_of(0, p, site_bytes);
         suma ^= rotl32(c, a);
         sumb ^= rotl32(c, b);
         if (++a == 29) a = 0;
@@ -53,7 +87,7 @@ int lattio_scidac_sum_ranked(lattio_scidac_sum *sum, const void *sites, size_t s
     RETURN_IF(nsites && (!sites || !ranks), LATTIO_ERR_ARG);
     const unsigned char *p = sites;
     for (uint64_t i = 0; i < nsites; i++, p += site_stride)
-        lattio_scidac_sum_add_site(sum, libdeflate_crc32(0, p, site_bytes), ranks[i]);
+        lattio_scidac_sum_add_site(sum, crc_of(0, p, site_bytes), ranks[i]);
     return LATTIO_OK;
 }
 

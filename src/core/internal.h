@@ -60,7 +60,8 @@ void lattio_temp_host(char *out, size_t size);
 
 /* A fresh temporary name beside path (lattio_malloc'd; NULL: no memory). */
 char *lattio_temp_name(const char *path);
-/* Create a temporary file beside path exclusively: *fd and *tmp (the
+/* Create a temporary file beside path exclusively, for reading and
+ * writing (a writer reads back what it wrote): *fd and *tmp (the
  * name, lattio_malloc'd).  ERR_OPEN (errno recorded), ERR_NOMEM. */
 int lattio_temp_create(const char *path, int *fd, char **tmp);
 
@@ -96,6 +97,9 @@ int lattio_sync_directory(const char *path);
 /* pwrite all n bytes of buf at off (retrying short writes and EINTR).
  * ERR_OVERFLOW (off + n beyond the file-offset range), ERR_WRITE. */
 int lattio_pwrite_all(int fd, uint64_t off, const void *buf, size_t n);
+/* A writer's own file read back (no record open): n bytes at offset, below
+ * the next header's offset (lattio_lime_writer_offset).  ERR_STATE, ERR_READ. */
+int lattio_lime_writer_reread(lattio_lime_writer *w, uint64_t offset, void *buf, size_t n);
 
 /* Big-endian load/store. */
 static inline uint64_t lattio_load_be64(const unsigned char *p)

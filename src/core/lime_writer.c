@@ -68,7 +68,7 @@ static int open_file(lattio_lime_writer *w, int mode)
         return find_append_offset(w);
     }
     if (w->flags & LATTIO_LIME_IN_PLACE) {
-        w->fd = open(w->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        w->fd = open(w->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
         RETURN_IF_ERRNO(w->fd < 0, LATTIO_ERR_OPEN);
         return LATTIO_OK;
     }
@@ -221,6 +221,22 @@ static int finish_file(lattio_lime_writer *w)
     if (w->flags & LATTIO_LIME_DURABLE) rc = lattio_sync_directory(w->path);
     return rc;
 }
+
+int lattio_lime_writer_reread(lattio_lime_writer *w, uint64_t offset, void *buf, size_t n)
+{
+    RETURN_IF(!w || (!buf && n), LATTIO_ERR_ARG);
+    RETURN_IF(w->in_record || w->failed || offset > w->off || n > w->off - offset, LATTIO_ERR_STATE);
+    unsigned char *p = buf;
+    for (size_t done = 0; done < n;) {
+        const ssize_t k = pread(w->fd, p + done, n - done, (off_t)(offset + done));
+        if (k < 0 && errno == EINTR) continue;
+        RETURN_IF_ERRNO(k < 0, LATTIO_ERR_READ);
+        RETURN_IF(k == 0, LATTIO_FAIL(LATTIO_ERR_READ, "written file shorter on reading back"));
+        done += (size_t)k;
+    }
+    return LATTIO_OK;
+}
+
 
 int lattio_lime_writer_close(lattio_lime_writer *w)
 {

@@ -1,10 +1,20 @@
 /* qlua_sum.c -- Qlua's per-site SHA-256 lattice checksum (lattio.h):
  * each site's digest over its dimension count, coordinates and values,
- * XORed over the sites.  The digest is OpenSSL's. */
+ * XORed over the sites.  The digest is OpenSSL's; a build without
+ * libcrypto (the serial library of a bare pip install, which has no HDF5)
+ * says it cannot compute it. */
 #include "internal.h"
 
-#include <openssl/evp.h>
 #include <string.h>
+
+#ifndef LATTIO_HAVE_CRYPTO
+int lattio_qlua_sum_sites(lattio_qlua_sum *sum, const void *sites, size_t site_bytes,
+                          uint64_t nsites, int nd, const uint64_t *coord)
+{
+    return LATTIO_FAIL(LATTIO_ERR_UNSUPPORTED, "SHA-256: lattio was built without libcrypto");
+}
+#else
+#include <openssl/evp.h>
 
 static void le64(unsigned char *p, uint64_t v)
 {
@@ -36,6 +46,7 @@ int lattio_qlua_sum_sites(lattio_qlua_sum *sum, const void *sites, size_t site_b
     EVP_MD_CTX_free(ctx);
     return ok ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "SHA-256 failed");
 }
+#endif
 
 void lattio_qlua_sum_combine(lattio_qlua_sum *into, const lattio_qlua_sum *part)
 {

@@ -94,7 +94,7 @@ int lattio_temp_create(const char *path, int *fd, char **tmp)
         char *name = lattio_temp_name(path);
         RETURN_IF(!name, LATTIO_ERR_NOMEM);
         int d;
-        do d = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        do d = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         while (d < 0 && errno == EINTR);
         if (d >= 0) {
             *fd = d;

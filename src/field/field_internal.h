@@ -107,4 +107,18 @@ int lattio_field_stage_checksum(lattio_field_stage *st, int kind, int fmt);
  * [first, first + elements) (e.g. one direction of a gauge field). */
 int lattio_field_stage_window(lattio_field_stage *st, uint64_t mem_elements, uint64_t first);
 
+/* --- descriptors (describe.c) --- */
+int lattio_field_is_gauge_kind(int kind);
+/* Local: a writer's metadata strings fit what the readers take back. */
+int lattio_field_check_metadata(const lattio_field_desc *d);
+/* Local: the metadata of the field d describes (disk precision from
+ * d->disk_format, dims x fastest; strings point into d or static text). */
+void lattio_field_describe(lattio_field_info *fi, const lattio_field_desc *d, const lattio_layout *l);
+/* Local (serial_write.c): the record set of *fi (its stored sum set on the
+ * way) from the whole field's values in file order, under a temporary name
+ * renamed at the end; with verify, the binary record is read back before
+ * the rename and its checksum compared (ERR_VERIFY). */
+int lattio_field_put_set(const char *path, lattio_field_info *fi, int mem_format, const void *values,
+                         int verify);
+
 #endif

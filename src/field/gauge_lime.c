@@ -7,7 +7,6 @@
 #include <string.h>
 
 #define PROBLEM(info, ...) snprintf((info)->problem, sizeof (info)->problem, __VA_ARGS__)
-#define CHUNK_SITES 4096
 
 static int is_su3(const lattio_field_info *fi)
 {
@@ -75,40 +74,6 @@ int gauge_lime_read(const char *path, lattio_gauge_info *info, double **u)
 
 /* --- writing ------------------------------------------------------------ */
 
-static int put_record(lattio_lime_writer *w, const lattio_field_info *fi, int rec, int mb, int me)
-{
-    size_t len;
-    RETURN_IF_ERROR(lattio_field_payload(fi, rec, NULL, 0, &len));
-    char *p = lattio_malloc(len);
-    RETURN_IF(!p, LATTIO_ERR_NOMEM);
-    int rc = lattio_field_payload(fi, rec, p, len, &len);
-    if (rc == LATTIO_OK)
-        rc = lattio_lime_writer_record(w, lattio_field_record_type(rec), p, len, mb, me);
-    lattio_free(p);
-    return rc;
-}
-
-/* The binary record: big-endian reals, SciDAC checksum on the way. */
-static int put_binary(lattio_lime_writer *w, const char *type, const lattio_field_info *fi,
-                      const double *u, lattio_scidac_sum *sum)
-{
-    const int fmt = fi->precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE;
-    const size_t site = (size_t)fi->typesize * fi->datacount;
-    RETURN_IF_ERROR(lattio_lime_writer_begin(w, type, fi->volume * site, 0, 0));
-    unsigned char *buf = lattio_malloc(CHUNK_SITES * site);
-    RETURN_IF(!buf, LATTIO_ERR_NOMEM);
-    int rc = LATTIO_OK;
-    for (uint64_t first = 0; rc == LATTIO_OK && first < fi->volume; first += CHUNK_SITES) {
-        const uint64_t n = fi->volume - first < CHUNK_SITES ? fi->volume - first : CHUNK_SITES;
-        rc = lattio_convert_reals(buf, fmt, u + first * GAUGE_SITE_DOUBLES,
-                                  LATTIO_REAL_F64_NATIVE, (size_t)n * GAUGE_SITE_DOUBLES);
-        if (rc == LATTIO_OK) rc = lattio_scidac_sum_sites(sum, buf, site, n, first);
-        if (rc == LATTIO_OK) rc = lattio_lime_writer_write(w, buf, (size_t)n * site);
-    }
-    lattio_free(buf);
-    return rc != LATTIO_OK ? rc : lattio_lime_writer_end(w);
-}
-
 static int make_info(lattio_field_info *fi, int format, const lattio_gauge_write_options *opt,
                      const uint64_t dims[4], char *file_xml)
 {
@@ -135,18 +100,6 @@ static int make_info(lattio_field_info *fi, int format, const lattio_gauge_write
     return LATTIO_OK;
 }
 
-static int put_all(lattio_lime_writer *w, lattio_field_info *fi, int format, const double *u)
-{
-    const int ildg = format == LATTIO_GAUGE_ILDG;
-    lattio_set_record head[LATTIO_SET_HEAD_MAX];
-    const int n = lattio_field_set_head(ildg, 1, head);
-    for (int i = 0; i < n; i++) RETURN_IF_ERROR(put_record(w, fi, head[i].rec, head[i].mb, head[i].me));
-    lattio_scidac_sum sum = {0, 0};
-    RETURN_IF_ERROR(put_binary(w, ildg ? "ildg-binary-data" : "scidac-binary-data", fi, u, &sum));
-    fi->stored = sum;
-    return put_record(w, fi, LATTIO_REC_CHECKSUM, 0, 1);
-}
-
 int gauge_lime_write(const char *path, int format, const lattio_gauge_write_options *opt,
                      const uint64_t dims[4], const double *u)
 {
@@ -157,14 +110,5 @@ int gauge_lime_write(const char *path, int format, const lattio_gauge_write_opti
              "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>%s</info>", label);
     lattio_field_info fi;
     RETURN_IF_ERROR(make_info(&fi, format, opt, dims, file_xml));
-    lattio_lime_writer *w;
-    RETURN_IF_ERROR(lattio_lime_writer_open(path, LATTIO_LIME_CREATE, &w));
-    const int rc = put_all(w, &fi, format, u);
-    if (rc != LATTIO_OK) {
-        /* an open, short record makes close discard the temporary file */
-        lattio_lime_writer_begin(w, "lattio-aborted", 1, 0, 0);
-        lattio_lime_writer_close(w);
-        return rc;
-    }
-    return lattio_lime_writer_close(w);
+    return lattio_field_put_set(path, &fi, LATTIO_REAL_F64_NATIVE, u, 0);
 }

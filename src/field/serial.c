@@ -8,6 +8,13 @@
 
 #define CHUNK_BYTES (UINT64_C(4) << 20)
 
+/* Where converted values go: native reals of one format. */
+typedef struct {
+    void *data; /* NULL: checksum only */
+    int format; /* LATTIO_REAL_F32_NATIVE or LATTIO_REAL_F64_NATIVE */
+    size_t real_bytes;
+} lattio_values;
+
 /* Make the field's binary record current in the reader. */
 static int select_binary(lattio_lime_reader *r, const lattio_field_info *fi)
 {
@@ -21,21 +28,22 @@ static int select_binary(lattio_lime_reader *r, const lattio_field_info *fi)
 
 /* Checksum (and convert) sites [first, first + n) held in buf. */
 static int digest_chunk(const lattio_field_info *fi, const unsigned char *buf, uint64_t first,
-                        uint64_t n, uint64_t site, double *out, lattio_scidac_sum *sum)
+                        uint64_t n, uint64_t site, const lattio_values *out, lattio_scidac_sum *sum)
 {
     if (fi->recordtype == 1) RETURN_IF_ERROR(lattio_scidac_sum_global(sum, buf, (size_t)(n * site)));
     else RETURN_IF_ERROR(lattio_scidac_sum_sites(sum, buf, (size_t)site, n, first));
-    if (!out) return LATTIO_OK;
+    if (!out->data) return LATTIO_OK;
     const size_t real = (size_t)fi->precision / 8;
     const int fmt = real == 4 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE;
-    return lattio_convert_reals(out + first * site / real, LATTIO_REAL_F64_NATIVE, buf, fmt,
-                                (size_t)(n * site / real));
+    return lattio_convert_reals((unsigned char *)out->data + first * site / real * out->real_bytes,
+                                out->format, buf, fmt, (size_t)(n * site / real));
 }
 
-static int check_out(const lattio_field_info *fi, const double *out, uint64_t n_out)
+static int check_out(const lattio_field_info *fi, const lattio_values *out, uint64_t n_out)
 {
-    if (!out) return LATTIO_OK;
+    if (!out->data) return LATTIO_OK;
     RETURN_IF(fi->precision != 32 && fi->precision != 64, LATTIO_ERR_UNSUPPORTED);
+    RETURN_IF(out->format != LATTIO_REAL_F32_NATIVE && out->format != LATTIO_REAL_F64_NATIVE, LATTIO_ERR_ARG);
     RETURN_IF(n_out < fi->binary.length / (uint64_t)(fi->precision / 8), LATTIO_ERR_ARG);
     return LATTIO_OK;
 }
@@ -43,7 +51,7 @@ static int check_out(const lattio_field_info *fi, const double *out, uint64_t n_
 /* Subset records (recordtype 2) carry no site ranks in lattio's reading:
  * their checksum cannot be recomputed here. */
 static int read_sites(lattio_lime_reader *r, const lattio_field_info *fi, unsigned char *buf,
-                      uint64_t per_chunk, double *out, lattio_scidac_sum *sum)
+                      uint64_t per_chunk, const lattio_values *out, lattio_scidac_sum *sum)
 {
     const uint64_t site = fi->typesize * fi->datacount;
     const uint64_t nsites = fi->binary.length / site;
@@ -58,8 +66,16 @@ static int read_sites(lattio_lime_reader *r, const lattio_field_info *fi, unsign
 int lattio_field_read_double(lattio_lime_reader *r, const lattio_field_info *fi, double *out,
                              uint64_t n_out, lattio_scidac_sum *computed)
 {
+    return lattio_field_read_values(r, fi, LATTIO_REAL_F64_NATIVE, out, n_out, computed);
+}
+
+int lattio_field_read_values(lattio_lime_reader *r, const lattio_field_info *fi, int mem_format,
+                             void *values, uint64_t n_out, lattio_scidac_sum *computed)
+{
     RETURN_IF(!r || !fi || fi->typesize == 0 || fi->datacount == 0, LATTIO_ERR_ARG);
     RETURN_IF(fi->recordtype == 2, LATTIO_ERR_UNSUPPORTED);
+    const lattio_values v = {values, mem_format, mem_format == LATTIO_REAL_F32_NATIVE ? 4 : 8};
+    const lattio_values *out = &v;
     RETURN_IF_ERROR(check_out(fi, out, n_out));
     RETURN_IF_ERROR(select_binary(r, fi));
     const uint64_t site = fi->typesize * fi->datacount;

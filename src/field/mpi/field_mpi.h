@@ -7,15 +7,8 @@
 #include "field/field_internal.h"
 #include "io/xfer.h"
 
-int lattio_field_is_gauge_kind(int kind);
 /* Local: the layout's sites are the descriptor's elements in memory format. */
 int lattio_field_check_memory(const lattio_field_desc *d, const lattio_layout *l, const void *local);
-/* Local: a writer's metadata strings fit what the readers take back. */
-int lattio_field_check_metadata(const lattio_field_desc *d);
-
-/* Local: the metadata of the field d describes (disk precision from
- * d->disk_format, dims x fastest; strings point into d or static text). */
-void lattio_field_describe(lattio_field_info *fi, const lattio_field_desc *d, const lattio_layout *l);
 
 /* One field transfer's pipeline: the staging of the caller's buffer, the
  * file's view of the same box (file bytes per site, no ghosts) and the

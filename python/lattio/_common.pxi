@@ -1,0 +1,284 @@
+# _common.pxi -- included by both extension modules (_core.pyx, the serial
+# one, and _lattio.pyx, the MPI one): the MPI-free half of lattio.h and the
+# helpers both use.
+from libc.stdint cimport uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memset, strlen
+
+cimport numpy as cnp
+import numpy as np
+
+cnp.import_array()
+
+from lattio import errors
+
+cdef extern from "lattio.h" nogil:
+    enum: LATTIO_MAX_DIMS
+    enum: LATTIO_LIME_TYPE_MAX
+    enum: LATTIO_FIELD_TEXT_MAX
+
+    ctypedef struct lattio_scidac_sum:
+        uint32_t suma
+        uint32_t sumb
+
+    ctypedef struct lattio_record_info:
+        uint64_t offset
+        uint64_t data_offset
+        uint64_t length
+        uint32_t padding
+        int mb
+        int me
+        int version
+        char type[129]
+
+    ctypedef struct lattio_layout:
+        int ndims
+        uint64_t global_ "global"[8]
+        uint64_t lo[8]
+        uint64_t count[8]
+        int file_order[8]
+        int mem_order[8]
+        size_t site_bytes
+
+    ctypedef struct lattio_field_info:
+        int index
+        int kind
+        int nd
+        uint64_t dims[8]
+        uint64_t volume
+        int precision
+        char precision_code
+        int recordtype
+        char datatype[64]
+        char date[64]
+        int colors
+        int spins
+        uint64_t typesize
+        uint64_t datacount
+        lattio_record_info binary
+        int has_checksum
+        lattio_scidac_sum stored
+        int has_ildg_format
+        char *lfn
+        char *file_xml
+        char *record_xml
+
+    ctypedef struct lattio_gauge_info:
+        int format
+        uint64_t dims[4]
+        uint64_t volume
+        int precision
+        int little_endian
+        int rows
+        uint64_t data_offset
+        uint64_t data_length
+        int checksum_kind
+        int has_checksum
+        uint32_t stored[2]
+        uint32_t computed[2]
+        int has_plaquette
+        double plaquette
+        int has_link_trace
+        double link_trace
+        lattio_record_info binary
+        char problem[160]
+
+    ctypedef struct lattio_gauge_stats:
+        double plaquette
+        double link_trace
+        double unitarity
+
+    ctypedef struct lattio_gauge_write_options:
+        int precision
+        int nersc_rows
+        int little_endian
+        const char *lfn
+        const char *label
+        const char *file_xml
+        const char *record_xml
+        const char *date
+
+    ctypedef struct lattio_lime_reader:
+        pass
+
+    const char *lattio_version()
+    const char *lattio_strerror(int status)
+    const char *lattio_error_name(int status)
+    int lattio_last_detail(char *buf, size_t size)
+    int lattio_last_errno()
+
+    int lattio_split(uint64_t extent, uint64_t parts, uint64_t index, uint64_t *lo, uint64_t *count)
+    int lattio_layout_init(lattio_layout *l, int ndims, const uint64_t *glob, const uint64_t *lo,
+                           const uint64_t *count, size_t site_bytes)
+
+    int lattio_gauge_detect(const char *path, int *format)
+    const char *lattio_gauge_format_name(int format)
+    int lattio_gauge_read(const char *path, lattio_gauge_info *info, double **u)
+    void lattio_gauge_free(double *u)
+    int lattio_gauge_stats_compute(const double *u, const uint64_t dims[4], lattio_gauge_stats *out)
+    int lattio_gauge_check_header(const lattio_gauge_info *info, const lattio_gauge_stats *stats)
+    void lattio_gauge_write_options_default(lattio_gauge_write_options *opt, int format)
+    int lattio_gauge_write(const char *path, int format, const lattio_gauge_write_options *opt,
+                           const uint64_t dims[4], const double *u)
+
+    int lattio_lime_reader_open(const char *path, lattio_lime_reader **out)
+    void lattio_lime_reader_close(lattio_lime_reader *r)
+    int lattio_lime_reader_next(lattio_lime_reader *r, lattio_record_info *info)
+    int lattio_field_count(lattio_lime_reader *r, int *count)
+    int lattio_field_info_read(lattio_lime_reader *r, int index, lattio_field_info *fi)
+    void lattio_field_info_free(lattio_field_info *fi)
+    int lattio_field_read_double(lattio_lime_reader *r, const lattio_field_info *fi, double *out,
+                                 uint64_t n_out, lattio_scidac_sum *computed)
+
+    ctypedef struct lattio_field_desc:
+        int kind
+        int mem_format
+        int disk_format
+        uint64_t elements
+        uint64_t datacount
+        const char *datatype
+        int colors
+        int spins
+        const char *lfn
+        const char *file_xml
+        const char *record_xml
+        const char *date
+        int verify
+        int verify_retries
+        int skip_checksum
+        int require_checksum
+
+    void lattio_field_desc_default(lattio_field_desc *d, int kind, int mem_format, int disk_format,
+                                   uint64_t elements)
+    int lattio_h5_is_hdf5(const char *path)
+    int lattio_field_read_values(lattio_lime_reader *r, const lattio_field_info *fi, int mem_format,
+                                 void *values, uint64_t n_out, lattio_scidac_sum *computed)
+    int lattio_field_write_serial(const char *path, const lattio_field_desc *d, const lattio_layout *l,
+                                  const void *values)
+
+
+# enum values of lattio.h, mirrored for the Python layer
+OK = 0
+ERR_CHECKSUM = -300
+ERR_NO_CHECKSUM = -301
+REAL_F32 = 1          # LATTIO_REAL_F32_NATIVE
+REAL_F64 = 2          # LATTIO_REAL_F64_NATIVE
+REAL_F32_BE = 3
+REAL_F64_BE = 4
+FIELD_GENERIC = 0
+FIELD_ILDG_GAUGE = 1
+FIELD_SU3_GAUGE = 2
+CHECKSUM_STATES = {1: "verified", 2: "skipped", 3: "missing", 4: "partial"}
+H5_LAYOUTS = {"auto": 0, "qdp": 1, "qlua": 2}
+H5_LAYOUT_NAMES = {1: "qdp", 2: "qlua"}
+cdef int MODE_READ = 1
+cdef int MODE_CREATE = 2
+
+
+def version():
+    """The C library's version, "major.minor.patch"."""
+    return lattio_version().decode()
+
+
+def status_error(int rc, what=""):
+    """The exception (not raised) for status rc, with the library's detail."""
+    cdef char buf[512]
+    n = lattio_last_detail(buf, sizeof(buf))
+    detail = buf[:n].decode("utf-8", "replace") if n > 0 else ""
+    err = lattio_last_errno()
+    return errors.from_status(rc, lattio_error_name(rc).decode(), lattio_strerror(rc).decode(),
+                              detail, what, err)
+
+
+cdef int check(int rc, what) except -1:
+    if rc != 0:
+        raise status_error(rc, what)
+    return 0
+
+
+cdef bytes fspath(path):
+    import os
+    p = os.fsencode(path)
+    if b"\0" in p:
+        raise ValueError("path contains a NUL byte: %r" % (path,))
+    return p
+
+
+cdef str text(const char *s):
+    return s.decode("utf-8", "replace") if s != NULL else None
+
+
+cdef bytes opt_bytes(value, name):
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = value.encode()
+    if not isinstance(value, bytes) or b"\0" in value:
+        raise ValueError("metadata %r must be text without NUL bytes" % name)
+    return value
+
+
+cdef const char *cstr(bytes b):
+    return <const char *>b if b is not None else NULL
+
+
+cdef void *data_of(cnp.ndarray a):
+    return cnp.PyArray_DATA(a)
+
+
+cdef int make_layout(lattio_layout *l, glob, lo, count, size_t site_bytes) except -1:
+    """A layout in array-axis order (axis 0 slowest = file dimension 0)."""
+    cdef uint64_t g[8]
+    cdef uint64_t a[8]
+    cdef uint64_t c[8]
+    nd = len(glob)
+    if nd < 1 or nd > 8:
+        raise ValueError("a lattice has 1 to 8 dimensions, not %d" % nd)
+    for i in range(nd):
+        g[i] = glob[i]
+        a[i] = lo[i]
+        c[i] = count[i]
+    check(lattio_layout_init(l, nd, g, a, c, site_bytes), "layout")
+    return 0
+
+
+def split(uint64_t extent, uint64_t parts, uint64_t index):
+    """The library's block split: part `index` of `extent` sites over `parts`."""
+    cdef uint64_t lo = 0, count = 0
+    check(lattio_split(extent, parts, index, &lo, &count), "split")
+    return int(lo), int(count)
+
+
+cdef dict field_info_dict(lattio_field_info *fi):
+    return {
+        "index": fi.index, "kind": fi.kind, "dims": tuple(int(fi.dims[k]) for k in range(fi.nd)),
+        "volume": int(fi.volume), "precision": fi.precision,
+        "precision_code": chr(fi.precision_code) if fi.precision_code else None,
+        "datatype": fi.datatype.decode("utf-8", "replace"), "date": fi.date.decode("utf-8", "replace"),
+        "colors": fi.colors, "spins": fi.spins, "typesize": int(fi.typesize),
+        "datacount": int(fi.datacount), "recordtype": fi.recordtype,
+        "type": fi.binary.type.decode("utf-8", "backslashreplace"),
+        "offset": int(fi.binary.offset), "data_offset": int(fi.binary.data_offset),
+        "length": int(fi.binary.length), "has_checksum": bool(fi.has_checksum),
+        "stored": (int(fi.stored.suma), int(fi.stored.sumb)) if fi.has_checksum else None,
+        "lfn": text(fi.lfn), "file_xml": text(fi.file_xml), "record_xml": text(fi.record_xml),
+    }
+
+
+cdef int prepare(lattio_layout *l, lattio_field_desc *d, int kind, int mem_format, int disk_format,
+                 uint64_t elements, glob, lo, count) except -1:
+    """This rank's layout (array-axis order, mem_format reals per site) and
+    a field descriptor with the library's defaults."""
+    make_layout(l, glob, lo, count, elements * (4 if mem_format == REAL_F32 else 8))
+    lattio_field_desc_default(d, kind, mem_format, disk_format, elements)
+    return 0
+
+
+cdef int fill_meta(lattio_field_desc *d, dict meta, list keep) except -1:
+    for key in ("lfn", "file_xml", "record_xml", "date", "datatype"):
+        keep.append(opt_bytes(meta.get(key), key))
+    d.lfn, d.file_xml, d.record_xml, d.date = cstr(keep[0]), cstr(keep[1]), cstr(keep[2]), cstr(keep[3])
+    if keep[4] is not None:
+        d.datatype = cstr(keep[4])
+    return 0
+

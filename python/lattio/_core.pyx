@@ -1,0 +1,283 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, embedsignature=True
+"""Serial binding of liblattio-serial (lattio.h without MPI) for the
+``lattio`` package: every LIME and header format read and written in one
+process, with no MPI library loaded.
+
+Every function here is a thin call into the C library: the I/O, byte-order
+and precision conversion and checksums run in C, straight into or out of
+NumPy buffers, with the GIL released.  The public API is in ``lattio.api``;
+nothing here is meant to be called by users.
+"""
+include "_common.pxi"
+
+def detect(path):
+    """The format of a file from its content: (name, is_hdf5)."""
+    cdef bytes p = fspath(path)
+    cdef const char *cp = p
+    cdef int fmt = 0, rc
+    if lattio_h5_is_hdf5(p):
+        return "hdf5"
+    with nogil:
+        rc = lattio_gauge_detect(cp, &fmt)
+    check(rc, path)
+    return lattio_gauge_format_name(fmt).decode()
+
+
+cdef class _CBuffer:
+    """Owner of a buffer lattio_gauge_read allocated (freed with the array)."""
+    cdef double *ptr
+
+    def __dealloc__(self):
+        if self.ptr != NULL:
+            lattio_gauge_free(self.ptr)
+            self.ptr = NULL
+
+
+cdef dict gauge_info_dict(lattio_gauge_info *g):
+    return {
+        "format": lattio_gauge_format_name(g.format).decode(),
+        "dims": tuple(int(g.dims[k]) for k in range(4)),
+        "precision": g.precision, "little_endian": bool(g.little_endian), "rows": g.rows,
+        "data_offset": int(g.data_offset), "data_length": int(g.data_length),
+        "checksum_kind": g.checksum_kind, "has_checksum": bool(g.has_checksum),
+        "stored": (int(g.stored[0]), int(g.stored[1])),
+        "computed": (int(g.computed[0]), int(g.computed[1])),
+        "header_plaquette": g.plaquette if g.has_plaquette else None,
+        "header_link_trace": g.link_trace if g.has_link_trace else None,
+        "problem": g.problem.decode("utf-8", "replace"),
+    }
+
+
+def gauge_read(path):
+    """Serial read of a whole gauge configuration (any format but HDF5).
+    Returns (status, info, u): u is (lt, lz, ly, lx, 4, 3, 3) complex128 in
+    ILDG order, filled also when the status is ERR_CHECKSUM (the caller
+    decides); any other failure raises."""
+    cdef bytes p = fspath(path)
+    cdef const char *cp = p
+    cdef lattio_gauge_info g
+    cdef double *u = NULL
+    cdef int rc
+    memset(&g, 0, sizeof(g))
+    with nogil:
+        rc = lattio_gauge_read(cp, &g, &u)
+    if rc != 0 and (rc != ERR_CHECKSUM or u == NULL):
+        err = status_error(rc, path)
+        if g.problem[0]:
+            err.detail = g.problem.decode("utf-8", "replace") + (": " + err.detail if err.detail else "")
+        if u != NULL:
+            lattio_gauge_free(u)
+        raise err
+    cdef _CBuffer owner = _CBuffer()
+    owner.ptr = u
+    cdef cnp.npy_intp n = <cnp.npy_intp>(g.volume * 36)
+    cdef cnp.ndarray arr = cnp.PyArray_SimpleNewFromData(1, &n, cnp.NPY_COMPLEX128, <void *>u)
+    cnp.set_array_base(arr, owner)
+    dims = tuple(int(g.dims[k]) for k in range(4))
+    return rc, gauge_info_dict(&g), arr.reshape(dims[::-1] + (4, 3, 3))
+
+
+def gauge_stats(cnp.ndarray u):
+    """(plaquette, link trace, unitarity) of a whole (T, Z, Y, X, 4, 3, 3)
+    complex128 C-contiguous gauge field."""
+    cdef uint64_t dims[4]
+    cdef lattio_gauge_stats s
+    cdef int rc
+    for k in range(4):
+        dims[k] = u.shape[3 - k]
+    cdef const double *up = <const double *>data_of(u)
+    with nogil:
+        rc = lattio_gauge_stats_compute(up, dims, &s)
+    check(rc, "gauge observables")
+    return s.plaquette, s.link_trace, s.unitarity
+
+
+def gauge_check_header(dict info, double plaquette, double link_trace):
+    """0 when the header's plaquette / link trace (if any) agree, else the status."""
+    cdef lattio_gauge_info g
+    cdef lattio_gauge_stats s
+    memset(&g, 0, sizeof(g))
+    hp, ht = info.get("header_plaquette"), info.get("header_link_trace")
+    g.has_plaquette = hp is not None
+    g.plaquette = hp if hp is not None else 0.0
+    g.has_link_trace = ht is not None
+    g.link_trace = ht if ht is not None else 0.0
+    s.plaquette = plaquette
+    s.link_trace = link_trace
+    s.unitarity = 0
+    return lattio_gauge_check_header(&g, &s)
+
+
+def gauge_write(path, str fmt, cnp.ndarray u, int precision, dict meta):
+    """Serial write of a whole gauge field u ((T, Z, Y, X, 4, 3, 3) complex128,
+    C-contiguous) in format fmt (ildg, scidac, nersc, milc, openqcd); the file
+    is written under a temporary name and renamed."""
+    names = {"ildg": 1, "scidac": 2, "nersc": 3, "milc": 4, "openqcd": 5}
+    cdef int f = names[fmt]
+    cdef bytes p = fspath(path)
+    cdef const char *cp = p
+    cdef lattio_gauge_write_options o
+    lattio_gauge_write_options_default(&o, f)
+    o.precision = precision
+    cdef bytes lfn = opt_bytes(meta.get("lfn"), "lfn")
+    cdef bytes label = opt_bytes(meta.get("label"), "label")
+    cdef bytes fx = opt_bytes(meta.get("file_xml"), "file_xml")
+    cdef bytes rx = opt_bytes(meta.get("record_xml"), "record_xml")
+    cdef bytes date = opt_bytes(meta.get("date"), "date")
+    o.lfn, o.label, o.file_xml, o.record_xml, o.date = cstr(lfn), cstr(label), cstr(fx), cstr(rx), cstr(date)
+    if meta.get("nersc_rows") is not None:
+        o.nersc_rows = int(meta["nersc_rows"])
+    if meta.get("little_endian") is not None:
+        o.little_endian = 1 if meta["little_endian"] else 0
+    cdef uint64_t dims[4]
+    for k in range(4):
+        dims[k] = u.shape[3 - k]
+    cdef const double *d = <const double *>data_of(u)
+    cdef int rc
+    with nogil:
+        rc = lattio_gauge_write(cp, f, &o, dims, d)
+    check(rc, path)
+
+
+def lime_records(path):
+    """Every record of a LIME file as dicts (message, record, offset, type,
+    length, padding, mb, me, data_offset), like `lattio info --json`."""
+    cdef bytes p = fspath(path)
+    cdef const char *cp = p
+    cdef lattio_lime_reader *r = NULL
+    cdef lattio_record_info ri
+    cdef int rc
+    check(lattio_lime_reader_open(p, &r), path)
+    out = []
+    message, record = 0, 0
+    try:
+        while True:
+            with nogil:
+                rc = lattio_lime_reader_next(r, &ri)
+            if rc == -110:  # ERR_EOF
+                break
+            check(rc, path)
+            if ri.mb or message == 0:
+                message += 1
+                record = 0
+            record += 1
+            out.append({"message": message, "record": record, "offset": int(ri.offset),
+                        "data_offset": int(ri.data_offset),
+                        "type": ri.type.decode("utf-8", "backslashreplace"), "length": int(ri.length),
+                        "padding": int(ri.padding), "mb": bool(ri.mb), "me": bool(ri.me)})
+    finally:
+        lattio_lime_reader_close(r)
+    return out
+
+
+def lime_fields(path):
+    """The fields (binary records with their metadata) of a LIME file."""
+    cdef bytes p = fspath(path)
+    cdef const char *cp = p
+    cdef lattio_lime_reader *r = NULL
+    cdef lattio_field_info fi
+    cdef int n = 0, rc
+    check(lattio_lime_reader_open(p, &r), path)
+    out = []
+    try:
+        check(lattio_field_count(r, &n), path)
+        for i in range(n):
+            with nogil:
+                rc = lattio_field_info_read(r, i, &fi)
+            check(rc, "%s: field %d" % (path, i))
+            out.append(field_info_dict(&fi))
+            lattio_field_info_free(&fi)
+    finally:
+        lattio_lime_reader_close(r)
+    return out
+
+
+def field_verify(path, int index, bint values=False):
+    """Field `index` read once, serially: (status, computed sums, stored sums
+    or None, the exception of a failure or None, and with `values` its
+    reals as native doubles in file order, else None)."""
+    cdef bytes p = fspath(path)
+    cdef lattio_lime_reader *r = NULL
+    cdef lattio_field_info fi
+    cdef lattio_scidac_sum s
+    cdef int rc
+    cdef uint64_t n = 0
+    cdef double *buf = NULL
+    cdef cnp.ndarray out = None
+    memset(&fi, 0, sizeof(fi))
+    memset(&s, 0, sizeof(s))
+    check(lattio_lime_reader_open(p, &r), path)
+    try:
+        with nogil:
+            rc = lattio_field_info_read(r, index, &fi)
+        if rc == 0:
+            if values:
+                n = fi.volume * fi.typesize * fi.datacount // (<uint64_t>fi.precision // 8)
+                out = np.empty(n, dtype=np.float64)
+                buf = <double *>data_of(out)
+            with nogil:
+                rc = lattio_field_read_double(r, &fi, buf, n, &s)
+        stored = (int(fi.stored.suma), int(fi.stored.sumb)) if fi.has_checksum else None
+        err = status_error(rc, path) if rc != 0 else None
+    finally:
+        lattio_field_info_free(&fi)
+        lattio_lime_reader_close(r)
+    return rc, (int(s.suma), int(s.sumb)), stored, err, out
+
+
+
+def field_read(path, int index, int mem_format, cnp.ndarray out, bint verify):
+    """Field `index` of a LIME file, whole, into out (C-contiguous, file
+    order, mem_format reals: REAL_F32 or REAL_F64), read serially with its
+    SciDAC checksum computed on the way.  A mismatch raises when `verify`.
+    Returns (checksum state, computed sums)."""
+    cdef bytes p = fspath(path)
+    cdef lattio_lime_reader *r = NULL
+    cdef lattio_field_info fi
+    cdef lattio_scidac_sum s
+    cdef int rc
+    cdef uint64_t n = <uint64_t>out.size * (2 if out.dtype.kind == "c" else 1)
+    cdef void *buf = data_of(out)
+    memset(&fi, 0, sizeof(fi))
+    memset(&s, 0, sizeof(s))
+    check(lattio_lime_reader_open(p, &r), path)
+    try:
+        with nogil:
+            rc = lattio_field_info_read(r, index, &fi)
+        check(rc, path)
+        with nogil:
+            rc = lattio_field_read_values(r, &fi, mem_format, buf, n, &s)
+        if rc != 0 and not (rc == ERR_CHECKSUM and not verify):
+            raise status_error(rc, path)
+        state = "skipped" if not verify else "verified" if fi.has_checksum else "missing"
+    finally:
+        lattio_field_info_free(&fi)
+        lattio_lime_reader_close(r)
+    return state, (int(s.suma), int(s.sumb))
+
+
+def field_write(path, int kind, int mem_format, int disk_format, uint64_t elements, uint64_t datacount,
+                int colors, int spins, dict meta, glob, cnp.ndarray values, bint verify=True):
+    """A whole field (values: C-contiguous, array-axis order, mem_format
+    reals) written serially as an ILDG/SciDAC record set, the one the
+    parallel writer writes; under a temporary name, renamed when complete
+    (with verify: after its binary record was read back and its checksum
+    compared)."""
+    cdef bytes p = fspath(path)
+    cdef const char *cp = p
+    cdef lattio_layout l
+    cdef lattio_field_desc d
+    cdef int rc
+    keep = []
+    prepare(&l, &d, kind, mem_format, disk_format, elements, glob, (0,) * len(glob), glob)
+    d.datacount = datacount
+    if colors:
+        d.colors = colors
+    if spins:
+        d.spins = spins
+    fill_meta(&d, meta, keep)
+    d.verify = 1 if verify else 0
+    cdef const void *buf = data_of(values)
+    with nogil:
+        rc = lattio_field_write_serial(cp, &d, &l, buf)
+    check(rc, path)
