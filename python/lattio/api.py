@@ -636,8 +636,11 @@ def _save_plain(path, array, how, where):
 def info(path: PathLike) -> Dict[str, Any]:
     """The records of a LIME file, or the lattice fields of an HDF5 file.
 
-    LIME: a list of dicts, one per record, in file order: ``message`` and
-    ``record`` (1-based, as ``lattio info`` numbers them), ``offset`` (of
+    LIME: a list of dicts, one per record, in file order: ``number`` (the
+    record's 1-based number in the file, as ``lattio info``, ``lattio
+    verify``, :func:`memmap` and :class:`lattio.File` number records),
+    ``message`` and ``record`` (its message, and its place in that message,
+    from 1: LIME's own structure), ``offset`` (of
     the header), ``data_offset``, ``type``, ``length``, ``padding``, ``mb``,
     ``me``.  HDF5: one dict per lattice field: ``path``, ``layout``,
     ``gauge``, ``dims`` (x fastest), ``elements``, ``precision``,
@@ -647,14 +650,19 @@ def info(path: PathLike) -> Dict[str, Any]:
     file, _ = _h5_split(path)
     if os.path.isfile(file) and _core.detect(file) == "hdf5":
         return _parallel().h5_list(None, file)
-    return _core.lime_records(path)
+    recs = _core.lime_records(path)
+    for n, r in enumerate(recs, 1):
+        r["number"] = n
+    return recs
 
 
 def verify(path: PathLike) -> Dict[str, Any]:
     """Verify a file: every field's checksum and a gauge field's observables.
 
-    Returns a dict like ``lattio verify --json``: ``file``, ``format``,
-    ``ok`` (everything holds), ``fields`` (per binary record or dataset:
+    Returns a dict like ``lattio verify --json``: ``file``, ``format``
+    (``ildg``, ``scidac``, ``lime`` for a LIME file without either's
+    records, ``nersc``, ``milc``, ``openqcd``, ``hdf5``), ``ok`` (everything
+    holds; False for a file with no lattice field), ``fields`` (per binary record or dataset:
     ``type``/``path``, ``offset``, ``length``, ``stored`` and ``computed``
     checksums as hex strings, ``ok``), for a gauge field ``plaquette``
     (Re tr U_p / 3), ``link_trace`` (Re tr U / 3) and ``unitarity``
@@ -666,7 +674,13 @@ def verify(path: PathLike) -> Dict[str, Any]:
     rep = {"file": path, "format": fmt, "ok": True, "fields": [], "problems": [], "warnings": []}
     u, g, rc = None, None, 0
     if fmt in ("ildg", "scidac"):
+        types = {r["type"] for r in _core.lime_records(path)}
+        rep["format"] = ("ildg" if "ildg-format" in types else
+                         "scidac" if types & {"scidac-binary-data", "scidac-private-file-xml"} else "lime")
         u = _verify_lime(path, rep)
+        if not rep["fields"]:
+            rep["problems"].append("no lattice field: no ildg-binary-data or scidac-binary-data record "
+                                   "(ERR_NOT_FOUND)")
     elif fmt == "hdf5":
         u = _verify_h5(path, rep)
     else:

@@ -24,12 +24,11 @@ def test_save_follows_the_suffix(tmp_path, name, fmt):
     path = str(tmp_path / name)
     lattio.save(path, u)
     types = [r["type"] for r in lattio.info(path)] if fmt in ("ildg", "scidac") else []
-    if fmt == "scidac":  # (verify names any LIME gauge file "ildg": issue 29's item 2)
+    if fmt == "scidac":
         assert "scidac-binary-data" in types and "ildg-format" not in types
     elif fmt == "ildg":
         assert "ildg-format" in types
-    else:
-        assert lattio.verify(path)["format"] == fmt
+    assert lattio.verify(path)["format"] == fmt
     np.testing.assert_allclose(lattio.load(path), u, rtol=0, atol=1e-6)
 
 
