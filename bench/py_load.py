@@ -16,6 +16,9 @@ with lattio.save, then, alternating in each repetition:
            file, then os.replace: the crash-safe write save does (temporary name,
            rename), so both copies are in memory at once as in save
   swap_tofile  astype('>c16').tofile: what NumPy needs to write the ILDG payload
+  load_serial, save_serial   load and save as a process that never initialised
+           MPI makes them: the MPI-free module lattio._core (this benchmark
+           initialised MPI, so load and save run on MPI_COMM_SELF)
 and under mpirun the per-rank time of lattio.load(comm=COMM_WORLD).
 Figures are medians of wall times; ratios are what matters (shared VMs).
 Each case starts after os.sync() and the cases' order rotates with the
@@ -43,6 +46,16 @@ def timed(fn):
     return time.perf_counter() - t
 
 
+def serially(fn):
+    """fn() with the serial module, as in a process without MPI."""
+    keep = lattio.api._initialised
+    lattio.api._initialised = lambda: None
+    try:
+        return fn()
+    finally:
+        lattio.api._initialised = keep
+
+
 def replace_with(array, path):
     """tofile into a new name beside `path`, then os.replace (crash-safe)."""
     tmp = path + ".new"
@@ -63,7 +76,7 @@ def main():
     d = comm.bcast(tempfile.mkdtemp(prefix="lattio-pybench-", dir=a.dir) if rank == 0 else None, root=0)
     path, raw = os.path.join(d, "u.ildg"), os.path.join(d, "u.raw")
     times = {k: [] for k in ("load", "fromfile", "save", "save_nv", "tofile", "tofile_new", "swap_tofile",
-                             "load_mpi")}
+                             "load_serial", "save_serial", "load_mpi")}
     u = None
     if rank == 0:
         rng = np.random.default_rng(1)
@@ -83,7 +96,9 @@ def main():
                      ("save_nv", lambda: lattio.save(path, u, verify=False)),
                      ("tofile", lambda: be.tofile(raw)),
                      ("tofile_new", lambda: replace_with(be, raw)),
-                     ("swap_tofile", lambda: u.astype(">c16").tofile(raw))]
+                     ("swap_tofile", lambda: u.astype(">c16").tofile(raw)),
+                     ("load_serial", lambda: serially(lambda: lattio.load(path))),
+                     ("save_serial", lambda: serially(lambda: lattio.save(path, u)))]
             k = rep % len(cases)  # the order rotates: no case always follows another
             for name, fn in cases[k:] + cases[:k]:
                 times[name].append(timed(fn))
@@ -102,7 +117,9 @@ def main():
                              "save(verify=False)/tofile": med["save_nv"] / med["tofile"],
                              "save/tofile_new": med["save"] / med["tofile_new"],
                              "save(verify=False)/tofile_new": med["save_nv"] / med["tofile_new"],
-                             "save/(byte swap+tofile)": med["save"] / med["swap_tofile"]}
+                             "save/(byte swap+tofile)": med["save"] / med["swap_tofile"],
+                             "load_serial/fromfile+swap": med["load_serial"] / med["fromfile"],
+                             "save_serial/tofile_new": med["save_serial"] / med["tofile_new"]}
         print("# lattio Python bench: %s lattice, %.2f GB double, %d rank(s), %d reps; page cache" %
               ("x".join(map(str, dims)), gb, size, a.reps))
         for k, v in med.items():

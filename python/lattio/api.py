@@ -77,6 +77,21 @@ def _comm(comm):
     return comm
 
 
+def _initialised():
+    """The MPI module when this process has initialised MPI already (then
+    calls without a communicator run on MPI_COMM_SELF with the library's
+    tuned strategies: a helper thread converts while another writes), else
+    None: the serial module, which loads no MPI."""
+    mpi = sys.modules.get("mpi4py.MPI")
+    if mpi is None or not mpi.Is_initialized() or mpi.Is_finalized():
+        return None
+    try:
+        from . import _lattio
+    except ImportError:
+        return None
+    return _lattio
+
+
 def _parallel():
     """The MPI extension module (lattio._lattio), for communicators and HDF5.
     Importing it loads the MPI library; mpi4py.MPI is imported too, which
@@ -260,11 +275,12 @@ def _load_lime(path, comm, grid, verify, dtype, index):
 
     fi, dt, glob, lo, count, out = _agreed(comm, setup)
     mem = _core.REAL_F32 if dt in (np.dtype(np.complex64), np.dtype(np.float32)) else _core.REAL_F64
-    if comm is None:
+    par = _parallel() if comm is not None else _initialised()
+    if par is None:
         _core.field_read(path, fi["index"], mem, out, verify)
         return out
     elements = fi["typesize"] * fi["datacount"] // (fi["precision"] // 8)
-    _parallel().field_read(comm, path, fi["index"], fi["kind"], mem, elements, glob, lo, count, out, verify)
+    par.field_read(comm, path, fi["index"], fi["kind"], mem, elements, glob, lo, count, out, verify)
     return out
 
 
@@ -552,14 +568,15 @@ def _save_field(path, array, gauge, how, where):
         if "datatype" not in meta:
             meta["datatype"] = "lattio_%s_%s" % ("F" if how.precision == 32 else "D", "complex" if cplx else "real")
     if how.format == "hdf5":
-        _parallel().h5_write(where.comm, path, kind, mem, disk, elements, datacount, meta, how.layout, bool(how.append),
-                         where.glob, where.lo, where.extent, array, bool(how.verify))
-    elif where.comm is None:
+        _parallel().h5_write(where.comm, path, kind, mem, disk, elements, datacount, meta, how.layout,
+                             bool(how.append), where.glob, where.lo, where.extent, array, bool(how.verify))
+    elif where.comm is None and _initialised() is None:
         _core.field_write(path, kind, mem, disk, elements, datacount, colors, spins, meta, where.glob, array,
                           bool(how.verify))
     else:
-        _parallel().field_write(where.comm, path, kind, mem, disk, elements, datacount, colors, spins, meta,
-                                where.glob, where.lo, where.extent, array, bool(how.verify))
+        par = _parallel() if where.comm is not None else _initialised()
+        par.field_write(where.comm, path, kind, mem, disk, elements, datacount, colors, spins, meta,
+                        where.glob, where.lo, where.extent, array, bool(how.verify))
 
 
 def _save_args(path, array, format, precision, metadata, hdf5, parallel=False):

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""xarray and dask on lattio against lattio.load, in one run.
+
+    python bench/py_xarray.py [--dims T,Z,Y,X] [--files N] [--reps N] [--dir DIR]
+
+One field: lattio.load(path) against xr.open_dataset(path, engine="lattio")
+read whole (eager: the same verified read) and with chunks={"t": 1} (dask:
+one part read per timeslice, computed with dask's threads).  Many files:
+N configurations read with lattio.load in a loop (and stacked into one
+array with np.stack, which the combined dataset is) against
+xr.open_mfdataset(..., combine="nested", concat_dim="config") read whole,
+eager and with chunks={"t": 1}.  Medians of wall times, the cases' order
+rotating; files in the page cache.  Ratios against lattio.load are what
+matter (shared VMs)."""
+import argparse
+import os
+import platform
+import statistics
+import tempfile
+import time
+
+import numpy as np
+import xarray as xr
+
+import lattio
+
+
+def timed(fn):
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--dims", default="32,16,16,16", help="T,Z,Y,X of each field")
+    ap.add_argument("--files", type=int, default=20)
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--dir", default=None)
+    a = ap.parse_args()
+    dims = tuple(int(x) for x in a.dims.split(","))
+    d = tempfile.mkdtemp(prefix="lattio-xrbench-", dir=a.dir)
+    rng = np.random.default_rng(2)
+    paths = []
+    for n in range(a.files):
+        u = rng.standard_normal(dims + (4, 3, 3, 2)).view(np.complex128)[..., 0]
+        p = os.path.join(d, "cfg.%03d.ildg" % n)
+        lattio.save(p, np.ascontiguousarray(u), verify=False)
+        paths.append(p)
+    one = paths[0]
+    cases = [
+        ("load", lambda: lattio.load(one)),
+        ("xr_eager", lambda: xr.open_dataset(one, engine="lattio")["gauge"].values),
+        ("xr_dask_t1", lambda: xr.open_dataset(one, engine="lattio", chunks={"t": 1})["gauge"].values),
+        ("load_%d" % a.files, lambda: [lattio.load(p) for p in paths]),
+        ("stack_%d" % a.files, lambda: np.stack([lattio.load(p) for p in paths])),
+        ("mf_eager_%d" % a.files, lambda: xr.open_mfdataset(paths, engine="lattio", combine="nested",
+                                                             concat_dim="config", chunks=None)["gauge"].values),
+        ("mf_dask_t1_%d" % a.files, lambda: xr.open_mfdataset(paths, engine="lattio", combine="nested",
+                                                               concat_dim="config", chunks={"t": 1})["gauge"].values),
+    ]
+    times = {k: [] for k, _ in cases}
+    for rep in range(a.reps):
+        k = rep % len(cases)
+        for name, fn in cases[k:] + cases[:k]:
+            times[name].append(timed(fn))
+    med = {k: statistics.median(v) for k, v in times.items()}
+    gb = 576 * int(np.prod(dims)) / 1e9
+    print("# bench/py_xarray.py: %s, %d CPUs; field %s (%.3f GB double), %d files, %d reps; xarray %s" % (
+        platform.node(), os.cpu_count(), "x".join(map(str, dims)), gb, a.files, a.reps, xr.__version__))
+    for k, v in med.items():
+        print("%-16s %8.4f s" % (k, v))
+    print("ratio xr_eager/load           %.2f" % (med["xr_eager"] / med["load"]))
+    print("ratio xr_dask_t1/load         %.2f" % (med["xr_dask_t1"] / med["load"]))
+    for case in ("mf_eager", "mf_dask_t1"):
+        for base in ("load", "stack"):
+            print("ratio %-24s %.2f" % ("%s/%s" % (case, base), med["%s_%d" % (case, a.files)] /
+                                       med["%s_%d" % (base, a.files)]))
+    for p in paths:
+        os.unlink(p)
+    os.rmdir(d)
+
+
+if __name__ == "__main__":
+    main()
