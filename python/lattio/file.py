@@ -382,7 +382,8 @@ def _openqcd(head: bytes, size: int):
     _expect(size, 24 + int(np.prod(dims, dtype=np.int64)) // 2 * 8 * 144, "openQCD")
     header = {"dims_txyz": (n0, n1, n2, n3), "plaquette_sum": plaq}
     return ({"header": header, "plaquette": plaq / 3.0}, dims,
-            {"offset": 24, "dtype": np.dtype("<c16"), "rows": 3, "precision": 64, "whole": True}, "none")
+            {"offset": 24, "dtype": np.dtype("<c16"), "rows": 3, "precision": 64, "openqcd": (n0, n1, n2, n3)},
+            "none")
 
 
 # --- HDF5 ------------------------------------------------------------------
@@ -449,8 +450,8 @@ def _read_part(field: Field, key: tuple) -> np.ndarray:
     d = field._disk
     if field.format == "hdf5":
         out = _h5_part(field, lat)
-    elif d.get("whole"):  # openQCD: links at odd sites with their backward neighbours
-        out = field.read(verify=False)[lat]
+    elif "openqcd" in d:
+        out = _openqcd_part(field, lat)
     else:
         rows = d.get("rows", 3)
         disk_shape = field.shape[:4] + ((4, rows, 3) if field.kind == "gauge" else field.shape[4:])
@@ -464,6 +465,39 @@ def _read_part(field: Field, key: tuple) -> np.ndarray:
         out = part.astype(field.dtype)
     out = np.asarray(out[(Ellipsis,) + site] if site else out)
     return out if out.flags.c_contiguous else out.copy()  # (ascontiguousarray makes 0-d 1-d)
+
+
+def _openqcd_part(field: Field, lat: tuple) -> np.ndarray:
+    """openQCD stores, for every odd site (t, x, y, z) in the order
+    z + N3*(y + N2*(x + N1*t)), its 8 links +t, -t, +x, -x, +y, -y, +z, -z
+    (-d: U_d(site - d)).  The links of timeslice t are at the odd sites of
+    timeslices t and t + 1: only those slabs are read."""
+    nt, nx, ny, nz = field._disk["openqcd"]
+    half = nx * ny * nz // 2
+    mm = np.memmap(field.file.path, dtype=field._disk["dtype"], mode="r", offset=field._disk["offset"],
+                   shape=(nt, half, 8, 3, 3))
+    ts = np.arange(nt)[lat[0]]
+    want = np.atleast_1d(ts)
+    slabs: Dict[int, np.ndarray] = {}
+    x, y = np.meshgrid(np.arange(nx), np.arange(ny), indexing="ij")
+    for t in np.unique(np.concatenate([want, (want + 1) % nt])):
+        full = np.zeros((nx, ny, nz, 8, 3, 3), np.complex128)  # odd sites of timeslice t at (x, y, z)
+        z = ((t + x + y + 1) % 2)[..., None] + 2 * np.arange(nz // 2)
+        full[x[..., None], y[..., None], z] = np.asarray(mm[t]).reshape(nx, ny, nz // 2, 8, 3, 3)
+        slabs[int(t)] = full
+    del mm
+    out = np.empty((len(want), nz, ny, nx, 4, 3, 3), np.complex128)
+    odd0 = (x[..., None] + y[..., None] + np.arange(nz)) % 2
+    for i, t in enumerate(want):
+        here, nxt = slabs[int(t)], slabs[(int(t) + 1) % nt]
+        odd = (odd0 + t) % 2 == 1
+        backward = (nxt[..., 1, :, :], np.roll(here[..., 3, :, :], -1, axis=0),
+                    np.roll(here[..., 5, :, :], -1, axis=1), np.roll(here[..., 7, :, :], -1, axis=2))
+        for d, mu in ((0, 3), (1, 0), (2, 1), (3, 2)):  # openQCD direction -> ILDG mu
+            links: np.ndarray = np.where(odd[..., None, None], here[..., 2 * d, :, :], backward[d])
+            out[i, ..., mu, :, :] = links.transpose(2, 1, 0, 3, 4)
+    out = out if np.ndim(ts) else out[0]
+    return out[(slice(None),) * int(np.ndim(ts)) + tuple(lat[1:])].astype(field.dtype)
 
 
 def _h5_part(field: Field, lat: tuple) -> np.ndarray:
