@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any, Dict, NamedTuple, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -213,7 +213,9 @@ def load(path: PathLike, *, comm: Optional["MPI.Comm"] = None, grid: Optional[Se
     path : str or os.PathLike
         An ILDG, SciDAC, NERSC, MILC or openQCD file (format found from its
         content), or an HDF5 file in the QDP++ or Qlua layout (``FILE`` or
-        ``FILE:/path/in/file``).
+        ``FILE:/path/in/file``; ``FILE`` alone reads its one gauge field, or
+        its one field, and raises ``ValueError`` naming them when there are
+        several).
     comm : mpi4py.MPI.Comm, optional
         Read in parallel: each rank gets its own block.  A Cartesian
         communicator's dimensions are the grid, in array-axis order
@@ -354,7 +356,11 @@ def _h5_entry(entries, obj, what):
         raise from_status(-702, "ERR_HDF5_NOT_FOUND", "no such object in the HDF5 file",
                           "no lattice field in the file", what)
     gauge = [e for e in entries if e["gauge"]]
-    return gauge[0] if gauge else entries[0]
+    pick = gauge if gauge else entries
+    if len(pick) > 1:  # not a guess: say which there are
+        raise ValueError("%s holds %d %s (%s): name one as FILE:/path (lattio.open lists them)" % (
+            what, len(pick), "gauge fields" if gauge else "lattice fields", ", ".join(e["path"] for e in pick)))
+    return pick[0]
 
 
 def _h5_fields(comm, file, obj):
@@ -650,7 +656,7 @@ def _save_plain(path, array, how, where):
         raise err
 
 
-def info(path: PathLike) -> Dict[str, Any]:
+def info(path: PathLike) -> List[Dict[str, Any]]:
     """The records of a LIME file, or the lattice fields of an HDF5 file.
 
     LIME: a list of dicts, one per record, in file order: ``number`` (the
@@ -661,12 +667,22 @@ def info(path: PathLike) -> Dict[str, Any]:
     the header), ``data_offset``, ``type``, ``length``, ``padding``, ``mb``,
     ``me``.  HDF5: one dict per lattice field: ``path``, ``layout``,
     ``gauge``, ``dims`` (x fastest), ``elements``, ``precision``,
-    ``byte_order``, ``checksum``.  Other files raise
-    :class:`lattio.FormatError` (not a LIME file)."""
+    ``byte_order``, ``checksum``.  NERSC, MILC and openQCD: one dict:
+    ``format``, ``dims`` (x fastest), ``precision``, ``checksum``,
+    ``data_offset``, ``length`` and the ``header`` as a dict.  Other files
+    raise :class:`lattio.FormatError`."""
     path = _path(path)
     file, _ = _h5_split(path)
-    if os.path.isfile(file) and _core.detect(file) == "hdf5":
+    fmt = _core.detect(file) if os.path.isfile(file) else None
+    if fmt == "hdf5":
         return _parallel().h5_list(None, file)
+    if fmt in ("nersc", "milc", "openqcd"):
+        from .file import File
+        f = File(file)
+        g = f.fields[0]
+        return [{"format": fmt, "dims": g.shape[:4][::-1], "precision": g.precision, "checksum": g.checksum,
+                 "data_offset": g._disk["offset"], "length": os.path.getsize(file) - g._disk["offset"],
+                 "header": f.metadata.get("header", {})}]
     recs = _core.lime_records(path)
     for n, r in enumerate(recs, 1):
         r["number"] = n
@@ -777,9 +793,15 @@ def memmap(path: PathLike, record: Union[int, str, None] = None) -> np.ndarray:
     type).  A field's binary record gets its on-disk dtype (``'>c16'``,
     ``'>c8'``, ``'>f8'``, ``'>f4'``) and the shape :func:`lattio.load`
     gives (``(T, Z, Y, X, 4, 3, 3)`` for a gauge field); any other record
-    is bytes (``uint8``).  No checksum is verified: this is for quick looks
+    is bytes (``uint8``).  NERSC and MILC files: their links with the
+    on-disk dtype, ``(T, Z, Y, X, 4, rows, 3)`` (a two-row NERSC file keeps
+    its two rows; ``lattio.open`` rebuilds the third); ``record`` must be
+    None or 1.  openQCD stores links at odd sites only: use
+    :func:`lattio.open`.  No checksum is verified: this is for quick looks
     at huge files (``lattio.verify`` checks them)."""
     path = _path(path)
+    if _core.detect(path) in ("nersc", "milc"):
+        return _memmap_plain(path, record)
     recs = _core.lime_records(path)
     fields = _core.lime_fields(path)
     if record is None:
@@ -805,3 +827,12 @@ def memmap(path: PathLike, record: Union[int, str, None] = None) -> np.ndarray:
     if rec["length"] == 0:
         return np.empty(0, dtype=np.uint8)
     return np.memmap(path, dtype=np.uint8, mode="r", offset=rec["data_offset"], shape=(rec["length"],))
+
+
+def _memmap_plain(path, record):
+    from .file import File
+    if record not in (None, 1):
+        raise ValueError("record %r: a %s file holds one field (record 1)" % (record, _core.detect(path)))
+    g = File(path).fields[0]
+    d = g._disk
+    return np.memmap(path, dtype=d["dtype"], mode="r", offset=d["offset"], shape=g.shape[:4] + (4, d["rows"], 3))

@@ -160,3 +160,31 @@ def test_uneven_extents_part_reads(tmp_path, fmt):
         assert f.fields[0].shape == u.shape
         check_parts(f.fields[0])
         np.testing.assert_array_equal(np.asarray(f.fields[0][5, 7, 1, 3, 2]), f.fields[0].read()[5, 7, 1, 3, 2])
+
+
+def test_info_and_memmap_of_header_formats(tmp_path):
+    u = lattio.load(data("t_nersc.cfg"))
+    rep = lattio.info(data("t_nersc.cfg"))
+    assert rep[0]["format"] == "nersc" and rep[0]["dims"] == (4, 4, 4, 4) and rep[0]["header"]["CHECKSUM"]
+    m = lattio.memmap(data("t_nersc.cfg"))  # two stored rows, big-endian
+    assert m.shape == (4, 4, 4, 4, 4, 2, 3) and m.dtype == np.dtype(">c8")
+    np.testing.assert_array_equal(np.asarray(m), u[..., :2, :])
+    path = str(tmp_path / "u.milc")
+    lattio.save(path, u)
+    np.testing.assert_array_equal(np.asarray(lattio.memmap(path)), lattio.load(path))
+    assert lattio.info(path)[0]["header"]["magic"] == 20103
+    with pytest.raises(ValueError):
+        lattio.memmap(path, record=2)
+
+
+def test_hdf5_file_with_several_fields_is_not_a_guess(tmp_path):
+    u = lattio.load(data("t_dprec_ildg.lime"))
+    path = str(tmp_path / "two.h5")
+    lattio.save(path + ":/a", u)
+    lattio.save(path + ":/b", u, append=True)
+    with pytest.raises(ValueError) as e:
+        lattio.load(path)
+    assert "/a" in str(e.value) and "/b" in str(e.value)
+    np.testing.assert_array_equal(lattio.load(path + ":/b"), u)
+    with lattio.open(path) as f:
+        assert [x.name for x in f.fields] == ["/a", "/b"]
