@@ -145,6 +145,7 @@ extern "C" {
     X(ERR_FIELD_LENGTH, -224, "binary record length differs from the field's metadata") \
     X(ERR_FIELD_PRECISION, -225, "precision disagrees with the element size")         \
     X(ERR_FIELD_DIMS, -226, "lattice dimensions differ between metadata records")      \
+    X(ERR_FIELD_TYPESIZE, -227, "typesize disagrees with the field's datatype")         \
     /* checksums */                                                                     \
     X(ERR_CHECKSUM, -300, "checksum mismatch")                                          \
     X(ERR_NO_CHECKSUM, -301, "checksum record missing")                                 \
@@ -744,10 +745,59 @@ int lattio_field_count(lattio_lime_reader *r, int *count);
  * ERR_BAD_METADATA (dims or sizes missing or zero), ERR_FIELD_DIMS (dims
  * differ between records), ERR_FIELD_PRECISION (precision and element size
  * disagree), ERR_FIELD_LENGTH (binary length != volume * typesize *
- * datacount), ERR_OVERFLOW, ERR_NOMEM, I/O and LIME format errors.
+ * datacount), ERR_FIELD_TYPESIZE (a USQCD/QDP datatype of the field-type
+ * table whose colors and spins give another typesize: the detail names the
+ * field, its record and both sizes), ERR_OVERFLOW, ERR_NOMEM, I/O and LIME
+ * format errors.
  * On success free *fi with lattio_field_info_free; on error it is freed.
  */
 int lattio_field_info_read(lattio_lime_reader *r, int index, lattio_field_info *fi);
+
+/* --- field types (src/field/types.c; local) ----------------------------- */
+
+/* The fields the community writes, by QIO's USQCD conventions (datatype
+ * USQCD_<F|D><Nc>_<stem>, or USQCD_<F|D>_<stem> without colour; QDP_ is read
+ * too) and QDP++'s site layouts (spin indices before colour ones, sink
+ * before source): a datum's axes, slowest first, are `kinds` (S a spin
+ * index of extent spins, default 4; C a colour index of extent colors,
+ * default 3), complex or real; typesize = the product of the extents x (2
+ * if complex) x precision / 8; datacount counts datums per site (a gauge
+ * field: 4 colour matrices).  A staggered propagator is stored as a colour
+ * matrix (sink, source). */
+enum lattio_field_type_id {
+    LATTIO_TYPE_COLOR_MATRIX = 1,
+    LATTIO_TYPE_COLOR_VECTOR,
+    LATTIO_TYPE_DIRAC_FERMION,
+    LATTIO_TYPE_DIRAC_PROPAGATOR,
+    LATTIO_TYPE_STAGGERED_PROPAGATOR,
+    LATTIO_TYPE_COMPLEX,
+    LATTIO_TYPE_REAL
+};
+#define LATTIO_TYPE_MAX_AXES 4
+#define LATTIO_TYPE_MAX_EXTENT 64
+
+typedef struct lattio_field_type {
+    int id;            /* enum lattio_field_type_id */
+    const char *name;  /* "propagator": the name the command and Python take */
+    const char *stem;  /* "DiracPropagator" */
+    const char *kinds; /* "SSCC" */
+    int is_complex;    /* 1: complex numbers, 0: reals */
+    const char *axes;  /* the datum's axis names, space-separated */
+} lattio_field_type;
+
+/* The type of a name, of a SciDAC datatype (USQCD_/QDP_ prefixes; NULL for
+ * any other, e.g. Chroma's "Lattice"), or the i-th of the table (NULL past
+ * its end). */
+const lattio_field_type *lattio_field_type_by_name(const char *name);
+const lattio_field_type *lattio_field_type_of(const char *datatype);
+const lattio_field_type *lattio_field_type_at(int i);
+/* A datum's shape (rank axes) and typesize for colors and spins (0: the
+ * defaults 3 and 4).  ERR_ARG. */
+int lattio_field_type_datum(const lattio_field_type *t, int colors, int spins, int precision,
+                            int shape[LATTIO_TYPE_MAX_AXES], int *rank, uint64_t *typesize);
+/* The datatype QIO writes: "USQCD_D3_DiracPropagator", "USQCD_F_Complex".
+ * ERR_ARG, ERR_OVERFLOW. */
+int lattio_field_type_datatype(const lattio_field_type *t, int colors, int precision, char *out, size_t size);
 
 /* Payloads of the strict QIO record set, in file order. */
 enum lattio_field_record {

@@ -282,3 +282,55 @@ cdef int fill_meta(lattio_field_desc *d, dict meta, list keep) except -1:
         d.datatype = cstr(keep[4])
     return 0
 
+
+
+cdef extern from "lattio.h" nogil:
+    ctypedef struct lattio_field_type:
+        int id
+        const char *name
+        const char *stem
+        const char *kinds
+        int is_complex
+        const char *axes
+    const lattio_field_type *lattio_field_type_by_name(const char *name)
+    const lattio_field_type *lattio_field_type_of(const char *datatype)
+    const lattio_field_type *lattio_field_type_at(int i)
+    int lattio_field_type_datum(const lattio_field_type *t, int colors, int spins, int precision,
+                                int *shape, int *rank, uint64_t *typesize)
+    int lattio_field_type_datatype(const lattio_field_type *t, int colors, int precision, char *out, size_t size)
+
+
+def field_types():
+    """The library's field-type table (src/field/types.c) as dicts: name,
+    stem, kinds (S spin, C colour axes), complex, axes (names)."""
+    out = []
+    cdef int i = 0
+    cdef const lattio_field_type *t = lattio_field_type_at(0)
+    while t != NULL:
+        out.append({"name": t.name.decode(), "stem": t.stem.decode(), "kinds": t.kinds.decode(),
+                    "complex": bool(t.is_complex), "axes": tuple(t.axes.decode().split())})
+        i += 1
+        t = lattio_field_type_at(i)
+    return out
+
+
+def field_type_of(datatype):
+    """The type name of a SciDAC datatype, None when it follows no convention."""
+    cdef bytes d = datatype.encode("utf-8", "replace") if isinstance(datatype, str) else bytes(datatype)
+    cdef const lattio_field_type *t = lattio_field_type_of(d)
+    return t.name.decode() if t != NULL else None
+
+
+def field_type_datum(str name, int colors, int spins, int precision):
+    """(shape, typesize, datatype) of one datum of type `name`."""
+    cdef bytes n = name.encode()
+    cdef const lattio_field_type *t = lattio_field_type_by_name(n)
+    cdef int shape[4]
+    cdef int rank = 0
+    cdef uint64_t typesize = 0
+    cdef char dt[64]
+    if t == NULL:
+        raise ValueError("unknown field type %r" % name)
+    check(lattio_field_type_datum(t, colors, spins, precision, shape, &rank, &typesize), name)
+    check(lattio_field_type_datatype(t, colors, precision, dt, sizeof(dt)), name)
+    return tuple(shape[k] for k in range(rank)), int(typesize), dt.decode()

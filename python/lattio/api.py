@@ -22,12 +22,16 @@ from .errors import ChecksumError, FormatError, MPIError, from_status
 if TYPE_CHECKING:
     from mpi4py import MPI
 
-__all__ = ["load", "save", "info", "verify", "memmap", "format_of", "FORMATS", "SUFFIXES"]
+__all__ = ["load", "save", "info", "verify", "memmap", "format_of", "FORMATS", "SUFFIXES", "FIELD_TYPES"]
 
 #: A path to a file (HDF5 also ``"FILE:/object"``).
 PathLike = Union[str, "os.PathLike[str]"]
 
 FORMATS = ("ildg", "scidac", "nersc", "milc", "openqcd", "hdf5")
+#: The library's field types (src/field/types.c): name -> stem (QIO's
+#: datatype USQCD_<F|D><Nc>_<stem>), kinds (S spin, C colour axes), complex,
+#: axes (the datum's axis names, the ones lattio.open and xarray give).
+FIELD_TYPES: Dict[str, Dict[str, Any]] = {t["name"]: t for t in _core.field_types()}
 _GAUGE_SITE = (4, 3, 3)
 _META_KEYS = {"lfn", "file_xml", "record_xml", "date", "label", "datatype", "nersc_rows", "little_endian"}
 _UNITARITY_TOL = 1e-5  # LATTIO_GAUGE_UNITARITY_TOL
@@ -158,15 +162,25 @@ def _agreed(comm, fn):
 
 
 def _site_of(fi):
-    """(site shape, complex?) of a LIME field from its SciDAC metadata."""
+    """(site shape, complex?) of a LIME field from its SciDAC metadata: a
+    gauge field's (4, 3, 3); a field of the field-type table's datatypes
+    its datum's axes (spin before colour, sink before source), after an
+    array axis when datacount > 1; others by their reals per datum."""
     prec, ts, dc = fi["precision"], fi["typesize"], fi["datacount"]
     if prec not in (32, 64):
         raise FormatError(-4, "ERR_UNSUPPORTED", "operation not supported",
                           "field %d holds %s data, not 32/64-bit reals" % (fi["index"], fi["precision_code"]))
     per = ts // (prec // 8)
     dt, nc = fi["datatype"], fi["colors"] or 3
+    lead = (dc,) if dc > 1 else ()
     if fi["kind"] in (_core.FIELD_ILDG_GAUGE, _core.FIELD_SU3_GAUGE):
         return _GAUGE_SITE, True
+    name = _core.field_type_of(dt)
+    if name is not None:  # the C reader checked typesize against the type
+        kinds = FIELD_TYPES[name]["kinds"]
+        shape, _, _ = _core.field_type_datum(name, fi["colors"] if "C" in kinds else 0,
+                                             fi["spins"] if "S" in kinds else 0, prec)
+        return lead + shape, FIELD_TYPES[name]["complex"]
     is_real = per == 1 or dt.endswith("Real") or dt.endswith("_real")
     if is_real or per % 2:
         datum = (per,) if per > 1 else ()
@@ -178,7 +192,7 @@ def _site_of(fi):
         else:
             datum = (n,) if n > 1 else ()
         cplx = True
-    return ((dc,) if dc > 1 else ()) + datum, cplx
+    return lead + datum, cplx
 
 
 def _pick_field(fields, index, what):
@@ -459,7 +473,8 @@ def _global_shape(comm, grid, local_shape):
 
 def save(path: PathLike, array: np.ndarray, *, format: Optional[str] = None, precision: Optional[int] = None,
          metadata: Optional[Dict[str, Any]] = None, verify: bool = True, comm: Optional["MPI.Comm"] = None,
-         grid: Optional[Sequence[int]] = None, layout: str = "qdp", append: bool = False) -> None:
+         grid: Optional[Sequence[int]] = None, layout: str = "qdp", append: bool = False,
+         field: Optional[str] = None) -> None:
     """Write a lattice field, crash-safe, with the community's records and checksums.
 
     Parameters
@@ -505,6 +520,21 @@ def save(path: PathLike, array: np.ndarray, *, format: Optional[str] = None, pre
     append : bool
         HDF5: add the field to an existing file (the object must not exist).
 
+    What the field is (SciDAC and HDF5):
+
+    field : str, optional
+        A type of the library's field-type table (:data:`lattio.FIELD_TYPES`:
+        ``colormatrix``, ``colorvector``, ``fermion``, ``propagator``,
+        ``staggered_propagator``, ``complex``, ``real``): the array's site is
+        one datum of it (its axes, e.g. ``(spin, spin, colour, colour)`` for a
+        propagator) or an array of them (a leading axis: datacount), and the
+        file gets QIO's datatype (``USQCD_D3_DiracPropagator``), colors,
+        spins, typesize and datacount.  Default: the type of
+        ``metadata["datatype"]`` when it is one of the table's, else
+        ``propagator`` for a ``(..., 4, 4, N, N)`` complex array, else an
+        untyped field.  A site that does not fit its type is refused
+        (ERR_FIELD_TYPESIZE).
+
     The ILDG and SciDAC record sets are the ones ``lattio convert`` writes
     (scidac-checksum included).
     """
@@ -516,9 +546,10 @@ def save(path: PathLike, array: np.ndarray, *, format: Optional[str] = None, pre
     same_everywhere(comm, [("path", path), ("format", format), ("precision", precision),
                            ("dtype", getattr(array, "dtype", None)), ("site shape", getattr(array, "shape", ())[4:]),
                            ("metadata", sorted((metadata or {}).items())), ("layout", layout), ("append", append),
-                           ("verify", verify), ("grid", None if grid is None else tuple(grid))])
+                           ("verify", verify), ("grid", None if grid is None else tuple(grid)), ("field", field)])
     path, gauge, how = _agreed(
-        comm, lambda: _save_args(path, array, format, precision, metadata, (layout, append, verify), comm is not None))
+        comm, lambda: _save_args(path, array, format, precision, metadata, (layout, append, verify, field),
+                                 comm is not None))
     where = _placement(comm, grid, array)
     if format == "openqcd" and any(n % 2 for n in where.glob):
         raise ValueError("openQCD needs even extents, not %r" % (where.glob,))
@@ -536,6 +567,7 @@ class _Storage(NamedTuple):
     layout: str
     append: bool
     verify: bool
+    field: Optional[str] = None
 
 
 class _Placement(NamedTuple):
@@ -571,6 +603,10 @@ def _save_field(path, array, gauge, how, where):
     else:
         kind, colors, spins = _core.FIELD_GENERIC, 0, 0
         datacount = int(site[0]) if len(site) >= 2 else 1
+        field = how.field
+        if field is not None:
+            datacount, colors, spins, datatype = _typed(site, cplx, field, how.precision)
+            meta.setdefault("datatype", datatype)
         if "datatype" not in meta:
             meta["datatype"] = "lattio_%s_%s" % ("F" if how.precision == 32 else "D", "complex" if cplx else "real")
     if how.format == "hdf5":
@@ -585,11 +621,32 @@ def _save_field(path, array, gauge, how, where):
                         where.glob, where.lo, where.extent, array, bool(how.verify))
 
 
+def _typed(site, cplx, field, precision):
+    """(datacount, colors, spins, datatype) of a site of field type `field`:
+    one datum, or datacount of them on a leading axis."""
+    t = FIELD_TYPES[field]
+    kinds = t["kinds"]
+    for lead in (0, 1):
+        datum = tuple(site[lead:])
+        if len(datum) != len(kinds) or (lead and len(site) < 1):
+            continue
+        colors = datum[kinds.index("C")] if "C" in kinds else 0
+        spins = datum[kinds.index("S")] if "S" in kinds else 0
+        if all(n == (spins if k == "S" else colors) for n, k in zip(datum, kinds)) and cplx == t["complex"]:
+            shape, _, datatype = _core.field_type_datum(field, colors, spins, precision)
+            if shape == datum:
+                return (int(site[0]) if lead else 1), colors, spins, datatype
+    raise ValueError("a %s site is %s%s (%s), optionally after an array axis; not %r" % (
+        field, "complex " if t["complex"] else "real ", " x ".join(t["axes"]) or "a number",
+        "spins: S, colours: C = " + (kinds or "-"), tuple(site) if cplx == t["complex"] else
+        ("a %s array" % ("complex" if cplx else "real"))))
+
+
 def _save_args(path, array, format, precision, metadata, hdf5, parallel=False):
     """save's arguments checked, locally, before any file is touched: the
     path, whether the array is a gauge field, and the _Storage.  hdf5 is
     (layout, append, verify)."""
-    layout, append, verify = hdf5
+    layout, append, verify, field = hdf5
     path = _path(path)
     if format not in FORMATS:
         raise ValueError("format %r: one of %s" % (format, ", ".join(FORMATS)))
@@ -606,7 +663,18 @@ def _save_args(path, array, format, precision, metadata, hdf5, parallel=False):
     single = array.dtype in (np.dtype(np.complex64), np.dtype(np.float32))
     if precision is None:
         precision = 64 if format == "openqcd" else 32 if single or format == "milc" else 64
-    return path, gauge, _Storage(format, precision, meta, layout, append, verify)
+    if field is not None and (field not in FIELD_TYPES or gauge or format not in ("scidac", "hdf5")):
+        raise ValueError("field %r: one of %s, for SciDAC and HDF5 fields that are not gauge fields"
+                         % (field, ", ".join(FIELD_TYPES)))
+    site, cplx = array.shape[4:], array.dtype.kind == "c"
+    if field is None and not gauge and format in ("scidac", "hdf5"):
+        if meta.get("datatype"):  # a datatype of the table says what the site is
+            field = _core.field_type_of(meta["datatype"])
+        elif cplx and len(site) == 4 and site[:2] == (4, 4) and site[2] == site[3]:
+            field = "propagator"
+    if field is not None:
+        _typed(site, cplx, field, 64)  # the site is one datum or an array of them: else ValueError
+    return path, gauge, _Storage(format, precision, meta, layout, append, verify, field)
 
 
 def _checked_metadata(metadata):

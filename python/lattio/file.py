@@ -31,15 +31,12 @@ from .errors import FormatError, from_status
 __all__ = ["open", "File", "Field", "Part", "AXES"]
 
 #: Axis names of a field's array, slowest first: the lattice (t, z, y, x)
-#: then the site: a gauge field's link direction and matrix indices; other
-#: fields' axes by their SciDAC datatype (docs/python.md).
-AXES = {
-    "gauge": ("t", "z", "y", "x", "mu", "row", "col"),
-    "colormatrix": ("t", "z", "y", "x", "row", "col"),
-    "fermion": ("t", "z", "y", "x", "spin", "color"),
-    "colorvector": ("t", "z", "y", "x", "color"),
-    "propagator": ("t", "z", "y", "x", "spin_sink", "spin_source", "color_sink", "color_source"),
-}
+#: then the site: a gauge field's link direction and matrix indices; a field
+#: of the library's field-type table (:data:`lattio.FIELD_TYPES`, one table
+#: for C, the command and Python) its datum's axes, after a ``datum`` axis
+#: when a site holds several (datacount > 1); other fields ``s0, s1, ...``.
+AXES: Dict[str, Tuple[str, ...]] = {"gauge": ("t", "z", "y", "x", "mu", "row", "col")}
+AXES.update({t["name"]: ("t", "z", "y", "x") + t["axes"] for t in _core.field_types()})
 _LATTICE = ("t", "z", "y", "x")
 
 
@@ -119,7 +116,9 @@ class Field:
         self.shape, self.dtype, self.precision = tuple(shape), np.dtype(dtype), precision
         self.checksum, self.metadata, self.record = checksum, metadata, record
         self._disk = disk or {}
-        names = AXES.get(kind)
+        names: Optional[Tuple[str, ...]] = AXES.get(kind)
+        if names is not None and len(names) + 1 == len(self.shape):
+            names = names[:4] + ("datum",) + names[4:]
         if names is None or len(names) != len(self.shape):
             names = _LATTICE + tuple("s%d" % i for i in range(len(self.shape) - 4))
         self.dims: Tuple[str, ...] = names
@@ -295,14 +294,7 @@ def _lime_fields(file: File) -> List[Field]:
 def _kind_of(fi: Dict[str, Any], site: Tuple[int, ...]) -> str:
     if fi["kind"] in (_core.FIELD_ILDG_GAUGE, _core.FIELD_SU3_GAUGE):
         return "gauge"
-    dt = fi["datatype"]
-    if "Propagator" in dt and len(site) == 1 and site[0] == 144:
-        return "field"
-    if "ColorMatrix" in dt and len(site) == 2:
-        return "colormatrix"
-    if "ColorVector" in dt and len(site) == 1:
-        return "colorvector"
-    return "field"
+    return _core.field_type_of(fi["datatype"]) or "field"
 
 
 # --- NERSC, MILC, openQCD: headers read here, validated by the sizes -------

@@ -66,3 +66,11 @@ int lattio_field_check_metadata(const lattio_field_desc *d)
     RETURN_IF_ERROR(lattio_field_metadata_fits("record_xml", d->record_xml));
     return lattio_field_metadata_fits("datatype", d->datatype);
 }
+
+int lattio_field_desc_type_check(const lattio_field_desc *d, const lattio_layout *l)
+{
+    lattio_field_info fi;
+    lattio_field_describe(&fi, d, l);
+    fi.index = -1; /* not in a file yet */
+    return lattio_field_type_check(&fi);
+}

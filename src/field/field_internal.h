@@ -121,4 +121,11 @@ void lattio_field_describe(lattio_field_info *fi, const lattio_field_desc *d, co
 int lattio_field_put_set(const char *path, lattio_field_info *fi, int mem_format, const void *values,
                          int verify);
 
+/* types.c: a field of a known datatype has that type's typesize for its
+ * colors and spins (ERR_FIELD_TYPESIZE naming the field; fields of other
+ * datatypes pass). */
+int lattio_field_type_check(const lattio_field_info *fi);
+/* The same for a field about to be written (describe.c). */
+int lattio_field_desc_type_check(const lattio_field_desc *d, const lattio_layout *l);
+
 #endif

@@ -473,6 +473,7 @@ int lattio_field_info_read(lattio_lime_reader *r, int index, lattio_field_info *
         rc = read_parts(r, recs, &fr, fi);
     }
     if (rc == LATTIO_OK) rc = check_shape(recs, &fr, fi);
+    if (rc == LATTIO_OK) rc = lattio_field_type_check(fi);
     lattio_free(recs);
     if (rc == LATTIO_OK && fi->kind == LATTIO_FIELD_GENERIC && is_su3_gauge(fi))
         fi->kind = LATTIO_FIELD_SU3_GAUGE;

@@ -95,7 +95,8 @@ static int check_whole(const lattio_field_desc *d, const lattio_layout *l, const
         RETURN_IF(l->file_order[i] != i || l->mem_order[i] != i, LATTIO_FAIL(LATTIO_ERR_LAYOUT, "reordered"));
         RETURN_IF(l->halo_lo[i] || l->halo_hi[i], LATTIO_FAIL(LATTIO_ERR_LAYOUT, "halo"));
     }
-    return lattio_field_check_metadata(d);
+    RETURN_IF_ERROR(lattio_field_check_metadata(d));
+    return lattio_field_desc_type_check(d, l);
 }
 
 int lattio_field_write_serial(const char *path, const lattio_field_desc *d, const lattio_layout *l,

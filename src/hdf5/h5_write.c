@@ -36,7 +36,7 @@ static int check_write(const lattio_field_desc *d, const lattio_layout *l, const
     RETURN_IF(layout != LATTIO_H5_QDP && layout != LATTIO_H5_QLUA, LATTIO_ERR_ARG);
     if (lattio_field_is_gauge_kind(d->kind))
         RETURN_IF(l->ndims != 4 || d->elements != 72, LATTIO_FAIL(LATTIO_ERR_ARG, "gauge field: 4-D, 72 reals"));
-    return LATTIO_OK;
+    return lattio_field_desc_type_check(d, l);
 }
 
 /* Rank 0: FILE's bytes into the temporary file (append); none when FILE

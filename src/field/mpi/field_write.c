@@ -83,7 +83,7 @@ static int check_write_desc(const lattio_field_desc *d, const lattio_layout *l,
     RETURN_IF(d->datacount == 0 || d->elements % d->datacount, LATTIO_ERR_ARG);
     if (d->kind == LATTIO_FIELD_ILDG_GAUGE)
         RETURN_IF(l->ndims != 4 || d->elements != 72 || d->datacount != 4, LATTIO_ERR_ARG);
-    return LATTIO_OK;
+    return lattio_field_desc_type_check(d, l);
 }
 
 /* Local: the payload of metadata record `rec` (lattio_malloc'd into *out). */
