@@ -404,8 +404,25 @@ def _load_h5(path, comm, grid, verify, dtype):
 
     e, n, dt, glob, lo, count, out = _agreed(comm, setup)
     mem = _core.REAL_F32 if dt in (np.dtype(np.complex64), np.dtype(np.float32)) else _core.REAL_F64
-    _parallel().h5_read(comm, "%s:%s" % (file, e["path"]), mem, n, glob, lo, count, out, verify)
-    return out
+    _state, meta = _parallel().h5_read(comm, "%s:%s" % (file, e["path"]), mem, n, glob, lo, count, out, verify)
+    site = _typed_site(meta, n, out.dtype.kind == "c") if meta and not e["gauge"] else None
+    return out.reshape(out.shape[:4] + site) if site is not None else out
+
+
+def _typed_site(meta, reals, cplx):
+    """The site shape of a field whose metadata (an HDF5 field's SciDAC
+    attributes) name a type of the table, when its reals fit; else None."""
+    name = _core.field_type_of(meta.get("datatype") or "")
+    if name is None or FIELD_TYPES[name]["complex"] != cplx or meta.get("precision") not in (32, 64):
+        return None
+    kinds = FIELD_TYPES[name]["kinds"]
+    shape, typesize, _ = _core.field_type_datum(name, meta.get("colors", 0) if "C" in kinds else 0,
+                                                meta.get("spins", 0) if "S" in kinds else 0, meta["precision"])
+    per = int(np.prod(shape, dtype=np.int64)) * (2 if cplx else 1)
+    dc = reals // per if per and reals % per == 0 else 0
+    if dc < 1:
+        return None
+    return ((dc,) if dc > 1 else ()) + tuple(shape)
 
 
 # --- save ------------------------------------------------------------------

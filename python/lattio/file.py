@@ -381,7 +381,7 @@ def _openqcd(head: bytes, size: int):
 # --- HDF5 ------------------------------------------------------------------
 
 def _hdf5_fields(file: File) -> List[Field]:
-    from .api import _h5_fields
+    from .api import _h5_fields, _typed_site
     fields = []
     site: Tuple[int, ...]
     for i, e in enumerate(_h5_fields(None, file.path, None)):
@@ -395,6 +395,12 @@ def _hdf5_fields(file: File) -> List[Field]:
         prec = e["precision"]
         code = ("c%d" if cplx else "f%d") % ((prec // 8) * (2 if cplx else 1))
         meta = {"layout": e["layout"], "attributes": _h5_attributes(file.path, e["path"])}
+        attrs = meta["attributes"]
+        typed = None if e["gauge"] else _typed_site(
+            {"datatype": str(attrs.get("scidac_datatype", "")), "colors": int(attrs.get("scidac_colors", 0) or 0),
+             "spins": int(attrs.get("scidac_spins", 0) or 0), "precision": prec}, n, cplx)
+        if typed is not None:
+            site, kind = typed, _core.field_type_of(str(attrs["scidac_datatype"])) or "field"
         fields.append(Field(file, i, name=e["path"], kind=kind, shape=tuple(e["dims"][::-1]) + site,
                             dtype=np.dtype(code), precision=prec, checksum=e["checksum"], metadata=meta,
                             disk={"layout": e["layout"], "real": ("<" if e["byte_order"] == "little" else ">")

@@ -138,3 +138,20 @@ def test_file_whose_typesize_contradicts_its_datatype(tmp_path):
         lattio.load(str(path))
     assert e.value.name == "ERR_FIELD_TYPESIZE"
     assert "field 0" in e.value.detail and "192" in e.value.detail and "not 48" in e.value.detail
+
+
+@pytest.mark.parametrize("layout", ["qdp", "qlua"])
+@pytest.mark.parametrize("name", ["propagator", "fermion", "colorvector"])
+def test_hdf5_keeps_the_type(tmp_path, layout, name):
+    pytest.importorskip("h5py")
+    site, cplx, _, _, _ = EXPECT[name]
+    a = array(site, cplx, 64, seed=3)
+    path = str(tmp_path / "f.h5")
+    lattio.save(path, a, field=name, layout=layout)
+    back = lattio.load(path)
+    assert back.shape == a.shape
+    np.testing.assert_array_equal(back, a)
+    with lattio.open(path) as f:
+        fld = f.fields[0]
+        assert fld.kind == name and fld.shape == a.shape and fld.dims[4:] == lattio.FIELD_TYPES[name]["axes"]
+        np.testing.assert_array_equal(np.asarray(fld[1:3, :, 1]), a[1:3, :, 1])
