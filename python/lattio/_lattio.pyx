@@ -85,7 +85,8 @@ cdef MPI_Comm as_comm(comm) except *:
     MPI_Finalized(&down)
     if not up or down:
         raise errors.MPIError(-400, "ERR_MPI", "MPI call failed",
-                              "MPI is %s: import mpi4py.MPI first" % ("finalized" if down else "not initialised"))
+                              "MPI is %s: HDF5 and communicators need MPI initialised (mpi4py.rc.initialize = False? "
+                              "call MPI.Init())" % ("finalized" if down else "not initialised"))
     if comm is None:
         return MPI_COMM_SELF
     from mpi4py import MPI

@@ -78,6 +78,10 @@ def _comm(comm):
     if mpi is None or not isinstance(comm, mpi.Comm):
         raise TypeError("comm must be an mpi4py communicator, not %s" % type(comm).__name__)
     _parallel()
+    if not mpi.Is_initialized() or mpi.Is_finalized():  # before any call on comm, which would abort
+        raise MPIError(-400, "ERR_MPI", "MPI call failed", "MPI is %s: a communicator needs MPI initialised "
+                       "(mpi4py.rc.initialize = False? call MPI.Init())" % (
+                           "finalized" if mpi.Is_finalized() else "not initialised"))
     return comm
 
 

@@ -52,3 +52,29 @@ def test_serial_use_starts_no_mpi(tmp_path):
 def test_hdf5_brings_mpi_in(tmp_path):
     assert run(H5_PROBE, str(tmp_path / "u.h5"))[0] == "True True"
     assert os.path.getsize(tmp_path / "u.h5") > 0
+
+
+UNINIT_PROBE = r"""
+import sys
+import mpi4py
+mpi4py.rc.initialize = False        # a program that keeps MPI to itself
+import lattio
+from mpi4py import MPI
+u = lattio.load(sys.argv[1])        # serial: fine without MPI
+for call in (lambda: lattio.save(sys.argv[2], u), lambda: lattio.load(sys.argv[1], comm=MPI.COMM_WORLD)):
+    try:
+        call()
+        print("no error")
+    except lattio.MPIError as e:
+        print("MPIError", "not initialised" in str(e))
+print(MPI.Is_initialized())
+"""
+
+
+def test_mpi_not_initialised_is_an_exception_not_an_abort(tmp_path):
+    """With mpi4py.rc.initialize = False, HDF5 and a communicator raise
+    MPIError; the process is not killed by MPI (it used to be)."""
+    pytest = __import__("pytest")
+    pytest.importorskip("mpi4py")
+    lines = run(UNINIT_PROBE, data("unity.lime"), str(tmp_path / "u.h5"))
+    assert lines[:3] == ["MPIError True", "MPIError True", "False"], lines
