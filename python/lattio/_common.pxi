@@ -283,6 +283,21 @@ cdef int fill_meta(lattio_field_desc *d, dict meta, list keep) except -1:
     return 0
 
 
+cdef int describe_write(lattio_layout *l, lattio_field_desc *d, int kind, int mem_format, int disk_format,
+                        uint64_t elements, uint64_t datacount, int colors, int spins, dict meta, list keep,
+                        glob, lo, count, bint verify) except -1:
+    """A writer's layout and descriptor (strings kept alive in keep)."""
+    prepare(l, d, kind, mem_format, disk_format, elements, glob, lo, count)
+    d.datacount = datacount
+    if colors:
+        d.colors = colors
+    if spins:
+        d.spins = spins
+    fill_meta(d, meta, keep)
+    d.verify = 1 if verify else 0
+    return 0
+
+
 
 cdef extern from "lattio.h" nogil:
     ctypedef struct lattio_field_type:

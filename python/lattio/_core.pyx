@@ -269,14 +269,8 @@ def field_write(path, int kind, int mem_format, int disk_format, uint64_t elemen
     cdef lattio_field_desc d
     cdef int rc
     keep = []
-    prepare(&l, &d, kind, mem_format, disk_format, elements, glob, (0,) * len(glob), glob)
-    d.datacount = datacount
-    if colors:
-        d.colors = colors
-    if spins:
-        d.spins = spins
-    fill_meta(&d, meta, keep)
-    d.verify = 1 if verify else 0
+    describe_write(&l, &d, kind, mem_format, disk_format, elements, datacount, colors, spins, meta, keep,
+                   glob, (0,) * len(glob), glob, verify)
     cdef const void *buf = data_of(values)
     with nogil:
         rc = lattio_field_write_serial(cp, &d, &l, buf)

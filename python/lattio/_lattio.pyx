@@ -165,14 +165,8 @@ def field_write(comm, path, int kind, int mem_format, int disk_format, uint64_t 
     cdef lattio_file *f = NULL
     cdef int rc
     keep = []
-    prepare(&l, &d, kind, mem_format, disk_format, elements, glob, lo, count)
-    d.datacount = datacount
-    if colors:
-        d.colors = colors
-    if spins:
-        d.spins = spins
-    fill_meta(&d, meta, keep)
-    d.verify = 1 if verify else 0
+    describe_write(&l, &d, kind, mem_format, disk_format, elements, datacount, colors, spins, meta, keep,
+                   glob, lo, count, verify)
     d.verify_retries = 1
     lattio_options_default(&o)
     cdef const void *buf = data_of(local)
