@@ -192,6 +192,18 @@ def lime_fields(path):
     return out
 
 
+cdef int open_field(bytes p, path, int index, lattio_lime_reader **r, lattio_field_info *fi) except? -9999:
+    """A reader on p (raises when the file cannot be opened) and field
+    `index`'s description into fi; the description's status (the caller
+    closes *r and frees fi in any case)."""
+    cdef int rc
+    memset(fi, 0, sizeof(fi[0]))
+    check(lattio_lime_reader_open(p, r), path)
+    with nogil:
+        rc = lattio_field_info_read(r[0], index, fi)
+    return rc
+
+
 def field_verify(path, int index, bint values=False):
     """Field `index` read once, serially: (status, computed sums, stored sums
     or None, the exception of a failure or None, and with `values` its
@@ -204,12 +216,9 @@ def field_verify(path, int index, bint values=False):
     cdef uint64_t n = 0
     cdef double *buf = NULL
     cdef cnp.ndarray out = None
-    memset(&fi, 0, sizeof(fi))
     memset(&s, 0, sizeof(s))
-    check(lattio_lime_reader_open(p, &r), path)
+    rc = open_field(p, path, index, &r, &fi)
     try:
-        with nogil:
-            rc = lattio_field_info_read(r, index, &fi)
         if rc == 0:
             if values:
                 n = fi.volume * fi.typesize * fi.datacount // (<uint64_t>fi.precision // 8)
@@ -238,12 +247,9 @@ def field_read(path, int index, int mem_format, cnp.ndarray out, bint verify):
     cdef int rc
     cdef uint64_t n = <uint64_t>out.size * (2 if out.dtype.kind == "c" else 1)
     cdef void *buf = data_of(out)
-    memset(&fi, 0, sizeof(fi))
     memset(&s, 0, sizeof(s))
-    check(lattio_lime_reader_open(p, &r), path)
+    rc = open_field(p, path, index, &r, &fi)
     try:
-        with nogil:
-            rc = lattio_field_info_read(r, index, &fi)
         check(rc, path)
         with nogil:
             rc = lattio_field_read_values(r, &fi, mem_format, buf, n, &s)
