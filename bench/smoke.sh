@@ -50,6 +50,12 @@ if "$BUILD/pyenv/bin/python3" -c 'import lattio' 2>/dev/null; then
         { cat "$S/py.txt" >&2; echo "bench smoke: py_load.py failed" >&2; exit 1; }
     grep -q "ratio load/fromfile" "$S/py.txt" || { echo "bench smoke: py_load.py printed no ratios" >&2; exit 1; }
 fi
+# py_xarray.py (xarray and dask against lattio.load) when xarray is there too
+if "$BUILD/pyenv/bin/python3" -c 'import lattio.xarray_backend, dask.array' 2>/dev/null; then
+    "$BUILD/pyenv/bin/python3" "$HERE/py_xarray.py" --dims 4,4,4,8 --files 2 --reps 1 --dir "$S" > "$S/xr.txt" 2>&1 ||
+        { cat "$S/xr.txt" >&2; echo "bench smoke: py_xarray.py failed" >&2; exit 1; }
+    grep -q "ratio xr_eager/load" "$S/xr.txt" || { echo "bench smoke: py_xarray.py printed no ratios" >&2; exit 1; }
+fi
 # page_reuse (the machine's page-cache behaviour behind the write baselines)
 PR=$BIN/page_reuse
 (cd "$S" && "$PR" 4 0 1 > page_reuse.txt) && grep -q "ratio rested/reuse" "$S/page_reuse.txt" ||
