@@ -226,17 +226,10 @@ int lattio_lime_writer_reread(lattio_lime_writer *w, uint64_t offset, void *buf,
 {
     RETURN_IF(!w || (!buf && n), LATTIO_ERR_ARG);
     RETURN_IF(w->in_record || w->failed || offset > w->off || n > w->off - offset, LATTIO_ERR_STATE);
-    unsigned char *p = buf;
-    for (size_t done = 0; done < n;) {
-        const ssize_t k = pread(w->fd, p + done, n - done, (off_t)(offset + done));
-        if (k < 0 && errno == EINTR) continue;
-        RETURN_IF_ERRNO(k < 0, LATTIO_ERR_READ);
-        RETURN_IF(k == 0, LATTIO_FAIL(LATTIO_ERR_READ, "written file shorter on reading back"));
-        done += (size_t)k;
-    }
-    return LATTIO_OK;
+    lattio_source src;
+    RETURN_IF_ERROR(lattio_source_fd(w->fd, &src));
+    return lattio_source_read_exact(&src, offset, buf, n, LATTIO_ERR_READ); /* shorter than written */
 }
-
 
 int lattio_lime_writer_close(lattio_lime_writer *w)
 {

@@ -44,7 +44,7 @@ static int put_binary(lattio_lime_writer *w, const char *type, const lattio_fiel
     return rc != LATTIO_OK ? rc : lattio_lime_writer_end(w);
 }
 
-/* The binary record's payload (at data, `bytes` long) read back from the
+/* The binary record's payload (from offset data, volume x site bytes) read back from the
  * file being written: its SciDAC checksum must be the one written. */
 static int reread(lattio_lime_writer *w, const lattio_field_info *fi, uint64_t data, lattio_scidac_sum sum)
 {
@@ -74,7 +74,7 @@ static int put_all(lattio_lime_writer *w, lattio_field_info *fi, int mem_format,
     const int n = lattio_field_set_head(ildg, 1, head);
     for (int i = 0; i < n; i++) RETURN_IF_ERROR(put_record(w, fi, head[i].rec, head[i].mb, head[i].me));
     lattio_scidac_sum sum = {0, 0};
-    const uint64_t data = lattio_lime_writer_offset(w) + 144; /* after the record's header */
+    const uint64_t data = lattio_lime_writer_offset(w) + LATTIO_LIME_HEADER_SIZE;
     RETURN_IF_ERROR(put_binary(w, ildg ? "ildg-binary-data" : "scidac-binary-data", fi, mem_format, values, &sum));
     if (verify) RETURN_IF_ERROR(reread(w, fi, data, sum));
     fi->stored = sum;
