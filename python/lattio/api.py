@@ -179,12 +179,9 @@ def _site_of(fi):
     lead = (dc,) if dc > 1 else ()
     if fi["kind"] in (_core.FIELD_ILDG_GAUGE, _core.FIELD_SU3_GAUGE):
         return _GAUGE_SITE, True
-    name = _core.field_type_of(dt)
-    if name is not None:  # the C reader checked typesize against the type
-        kinds = FIELD_TYPES[name]["kinds"]
-        shape, _, _ = _core.field_type_datum(name, fi["colors"] if "C" in kinds else 0,
-                                             fi["spins"] if "S" in kinds else 0, prec)
-        return lead + shape, FIELD_TYPES[name]["complex"]
+    typed = _type_datum(fi)
+    if typed is not None:  # the C reader checked typesize against the type
+        return lead + typed[0], typed[1]
     is_real = per == 1 or dt.endswith("Real") or dt.endswith("_real")
     if is_real or per % 2:
         datum = (per,) if per > 1 else ()
@@ -208,6 +205,27 @@ def _pick_field(fields, index, what):
     if not isinstance(index, (int, np.integer)) or not 0 <= index < len(fields):
         raise ValueError("index %r: the file has %d field(s)" % (index, len(fields)))
     return fields[int(index)]
+
+
+def _value_code(precision, cplx):
+    """The NumPy type code of one stored value: "c8", "c16", "f4", "f8"."""
+    return ("c%d" if cplx else "f%d") % ((precision // 8) * (2 if cplx else 1))
+
+
+def _numbered_records(path):
+    """A LIME file's records, each with its 1-based `number` in the file
+    (the one numbering of info(), memmap(), lattio.open and the command)."""
+    recs = _core.lime_records(path)
+    for n, r in enumerate(recs, 1):
+        r["number"] = n
+    return recs
+
+
+def _lime_format(recs):
+    """ildg, scidac, or lime (neither's records) by a LIME file's records."""
+    types = {r["type"] for r in recs}
+    return ("ildg" if "ildg-format" in types else
+            "scidac" if types & {"scidac-binary-data", "scidac-private-file-xml"} else "lime")
 
 
 def _block(comm, grid, extents):
@@ -396,12 +414,7 @@ def _load_h5(path, comm, grid, verify, dtype):
     def setup():
         e = _h5_entry(entries, obj, path)
         n = e["elements"]
-        if e["gauge"]:
-            site, cplx = _GAUGE_SITE, True
-        elif n % 2 == 0 and (dtype is None or np.dtype(dtype).kind == "c"):
-            site, cplx = ((n // 2,) if n > 2 else ()), True
-        else:
-            site, cplx = ((n,) if n > 1 else ()), False
+        site, cplx = _h5_site(e, dtype is None or np.dtype(dtype).kind == "c")
         dt = _complex_dtype(dtype, e["precision"], "load") if cplx else _real_dtype(dtype, e["precision"])
         glob, lo, count = _block(comm, grid, e["dims"][::-1])
         return e, n, dt, glob, lo, count, np.empty(count + site, dtype=dt)
@@ -413,20 +426,43 @@ def _load_h5(path, comm, grid, verify, dtype):
     return out.reshape(out.shape[:4] + site) if site is not None else out
 
 
-def _typed_site(meta, reals, cplx):
-    """The site shape of a field whose metadata (an HDF5 field's SciDAC
-    attributes) name a type of the table, when its reals fit; else None."""
+def _h5_site(e, complex_ok=True):
+    """(site shape, complex?) of an HDF5 field by its reals per site: a
+    gauge field's (4, 3, 3); an even count as complex numbers (unless
+    complex_ok is False), else reals."""
+    n = e["elements"]
+    if e["gauge"]:
+        return _GAUGE_SITE, True
+    if n % 2 == 0 and complex_ok:
+        return ((n // 2,) if n > 2 else ()), True
+    return ((n,) if n > 1 else ()), False
+
+
+def _type_datum(meta):
+    """(datum shape, complex?) of a field whose metadata (datatype, colors,
+    spins, precision: a LIME field's description or an HDF5 field's SciDAC
+    attributes) name a type of the table; None for any other."""
     name = _core.field_type_of(meta.get("datatype") or "")
-    if name is None or FIELD_TYPES[name]["complex"] != cplx or meta.get("precision") not in (32, 64):
+    if name is None or meta.get("precision") not in (32, 64):
         return None
     kinds = FIELD_TYPES[name]["kinds"]
-    shape, typesize, _ = _core.field_type_datum(name, meta.get("colors", 0) if "C" in kinds else 0,
-                                                meta.get("spins", 0) if "S" in kinds else 0, meta["precision"])
-    per = int(np.prod(shape, dtype=np.int64)) * (2 if cplx else 1)
+    shape, _, _ = _core.field_type_datum(name, meta.get("colors", 0) if "C" in kinds else 0,
+                                         meta.get("spins", 0) if "S" in kinds else 0, meta["precision"])
+    return tuple(shape), FIELD_TYPES[name]["complex"]
+
+
+def _typed_site(meta, reals, cplx):
+    """The site shape of `reals` reals per site that the metadata's type
+    gives (after an array axis when they hold several datums); None when
+    the metadata name no type of the table or the reals do not fit it."""
+    t = _type_datum(meta)
+    if t is None or t[1] != cplx:
+        return None
+    per = int(np.prod(t[0], dtype=np.int64)) * (2 if cplx else 1)
     dc = reals // per if per and reals % per == 0 else 0
     if dc < 1:
         return None
-    return ((dc,) if dc > 1 else ()) + tuple(shape)
+    return ((dc,) if dc > 1 else ()) + t[0]
 
 
 # --- save ------------------------------------------------------------------
@@ -588,7 +624,7 @@ class _Storage(NamedTuple):
     layout: str
     append: bool
     verify: bool
-    field: Optional[str] = None
+    typed: Optional[tuple] = None  # (datacount, colors, spins, datatype) of a field of the type table
 
 
 class _Placement(NamedTuple):
@@ -624,9 +660,8 @@ def _save_field(path, array, gauge, how, where):
     else:
         kind, colors, spins = _core.FIELD_GENERIC, 0, 0
         datacount = int(site[0]) if len(site) >= 2 else 1
-        field = how.field
-        if field is not None:
-            datacount, colors, spins, datatype = _typed(site, cplx, field, how.precision)
+        if how.typed is not None:
+            datacount, colors, spins, datatype = how.typed
             meta.setdefault("datatype", datatype)
         if "datatype" not in meta:
             meta["datatype"] = "lattio_%s_%s" % ("F" if how.precision == 32 else "D", "complex" if cplx else "real")
@@ -666,7 +701,7 @@ def _typed(site, cplx, field, precision):
 def _save_args(path, array, format, precision, metadata, hdf5, parallel=False):
     """save's arguments checked, locally, before any file is touched: the
     path, whether the array is a gauge field, and the _Storage.  hdf5 is
-    (layout, append, verify)."""
+    (layout, append, verify, field)."""
     layout, append, verify, field = hdf5
     path = _path(path)
     if format not in FORMATS:
@@ -693,9 +728,8 @@ def _save_args(path, array, format, precision, metadata, hdf5, parallel=False):
             field = _core.field_type_of(meta["datatype"])
         elif cplx and len(site) == 4 and site[:2] == (4, 4) and site[2] == site[3]:
             field = "propagator"
-    if field is not None:
-        _typed(site, cplx, field, 64)  # the site is one datum or an array of them: else ValueError
-    return path, gauge, _Storage(format, precision, meta, layout, append, verify, field)
+    typed = _typed(site, cplx, field, precision) if field is not None else None  # else ValueError
+    return path, gauge, _Storage(format, precision, meta, layout, append, verify, typed)
 
 
 def _checked_metadata(metadata):
@@ -772,10 +806,7 @@ def info(path: PathLike) -> List[Dict[str, Any]]:
         return [{"format": fmt, "dims": g.shape[:4][::-1], "precision": g.precision, "checksum": g.checksum,
                  "data_offset": g._disk["offset"], "length": os.path.getsize(file) - g._disk["offset"],
                  "header": f.metadata.get("header", {})}]
-    recs = _core.lime_records(path)
-    for n, r in enumerate(recs, 1):
-        r["number"] = n
-    return recs
+    return _numbered_records(path)
 
 
 def verify(path: PathLike) -> Dict[str, Any]:
@@ -796,9 +827,7 @@ def verify(path: PathLike) -> Dict[str, Any]:
     rep = {"file": path, "format": fmt, "ok": True, "fields": [], "problems": [], "warnings": []}
     u, g, rc = None, None, 0
     if fmt in ("ildg", "scidac"):
-        types = {r["type"] for r in _core.lime_records(path)}
-        rep["format"] = ("ildg" if "ildg-format" in types else
-                         "scidac" if types & {"scidac-binary-data", "scidac-private-file-xml"} else "lime")
+        rep["format"] = _lime_format(_core.lime_records(path))
         u = _verify_lime(path, rep)
         if not rep["fields"]:
             rep["problems"].append("no lattice field: no ildg-binary-data or scidac-binary-data record "
@@ -910,9 +939,8 @@ def memmap(path: PathLike, record: Union[int, str, None] = None) -> np.ndarray:
     fi = next((f for f in fields if f["offset"] == target), None)
     if fi is not None:
         site, cplx = _site_of(fi)
-        code = ("c%d" if cplx else "f%d") % ((fi["precision"] // 8) * (2 if cplx else 1))
         shape = tuple(fi["dims"][::-1]) + site
-        return np.memmap(path, dtype=np.dtype(">" + code), mode="r", offset=rec["data_offset"], shape=shape)
+        return np.memmap(path, dtype=np.dtype(">" + _value_code(fi["precision"], cplx)), mode="r", offset=rec["data_offset"], shape=shape)
     if rec["length"] == 0:
         return np.empty(0, dtype=np.uint8)
     return np.memmap(path, dtype=np.uint8, mode="r", offset=rec["data_offset"], shape=(rec["length"],))

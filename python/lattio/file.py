@@ -26,7 +26,9 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from .errors import FormatError, from_status
+from .api import (_h5_fields, _h5_site, _lime_format, _numbered_records, _path, _site_of, _typed_site, _value_code,
+                  load)
+from .errors import FormatError
 
 __all__ = ["open", "File", "Field", "Part", "AXES"]
 
@@ -138,7 +140,6 @@ class Field:
     def read(self, *, verify: bool = True, dtype: Optional[npt.DTypeLike] = None) -> np.ndarray:
         """The whole field, as :func:`lattio.load` reads it (checksum and a
         header's plaquette verified unless ``verify=False``)."""
-        from .api import load
         self.file._check_open()
         if self.format == "hdf5":
             return load("%s:%s" % (self.file.path, self.name), verify=verify, dtype=dtype)
@@ -223,7 +224,6 @@ def open(path: Union[str, "os.PathLike[str]"]) -> File:  # noqa: A001 (lattio.op
     Raises the errors of :func:`lattio.load` (``FileNotFoundError``,
     :class:`lattio.FormatError`, ...); a file holding no lattice field opens
     with an empty ``fields`` list."""
-    from .api import _path
     return File(_path(path))
 
 
@@ -250,16 +250,11 @@ _XML_TYPES = {"ildg-format": "ildg_format", "scidac-private-file-xml": "private_
 
 
 def _lime_fields(file: File) -> List[Field]:
-    from .api import _site_of
-    recs = _core.lime_records(file.path)
-    for n, r in enumerate(recs, 1):
-        r["number"] = n
+    recs = _numbered_records(file.path)
     file.records = recs
     infos = _core.lime_fields(file.path)
     binary = {r["offset"]: r["number"] for r in recs}
-    types = {r["type"] for r in recs}
-    file.format = ("ildg" if "ildg-format" in types else
-                   "scidac" if types & {"scidac-binary-data", "scidac-private-file-xml"} else "lime")
+    file.format = _lime_format(recs)
     texts: Dict[str, Any] = {}
     fields: List[Field] = []
     start = 0
@@ -281,8 +276,8 @@ def _lime_fields(file: File) -> List[Field]:
             meta.setdefault("scidac_" + k, fi[k])
         site, cplx = _site_of(fi)
         prec = fi["precision"]
-        kind = _kind_of(fi, site)
-        code = ("c%d" if cplx else "f%d") % ((prec // 8) * (2 if cplx else 1))
+        kind = _kind_of(fi)
+        code = _value_code(prec, cplx)
         fields.append(Field(file, fi["index"], name="field %d" % fi["index"], kind=kind,
                             shape=tuple(fi["dims"][::-1]) + site, dtype=np.dtype(code), precision=prec,
                             checksum="scidac" if fi["has_checksum"] else "none", metadata=meta, record=number,
@@ -291,7 +286,7 @@ def _lime_fields(file: File) -> List[Field]:
     return fields
 
 
-def _kind_of(fi: Dict[str, Any], site: Tuple[int, ...]) -> str:
+def _kind_of(fi: Dict[str, Any]) -> str:
     if fi["kind"] in (_core.FIELD_ILDG_GAUGE, _core.FIELD_SU3_GAUGE):
         return "gauge"
     return _core.field_type_of(fi["datatype"]) or "field"
@@ -341,7 +336,7 @@ def _nersc(head: bytes, size: int):
         raise ValueError("NERSC: dimensions %r" % (dims,))
     volume = int(np.prod(dims, dtype=np.int64))
     _expect(size, offset + volume * 4 * rows * 3 * 2 * (prec // 8), "NERSC")
-    code = ("<" if little else ">") + ("c8" if prec == 32 else "c16")
+    code = ("<" if little else ">") + _value_code(prec, True)
     meta = {"header": header, "plaquette": header.get("PLAQUETTE"), "link_trace": header.get("LINK_TRACE"),
             "ensemble": header.get("ENSEMBLE_LABEL", header.get("ENSEMBLE_ID"))}
     return meta, dims, {"offset": offset, "dtype": np.dtype(code), "rows": rows, "precision": prec}, "nersc"
@@ -381,19 +376,12 @@ def _openqcd(head: bytes, size: int):
 # --- HDF5 ------------------------------------------------------------------
 
 def _hdf5_fields(file: File) -> List[Field]:
-    from .api import _h5_fields, _typed_site
     fields = []
-    site: Tuple[int, ...]
     for i, e in enumerate(_h5_fields(None, file.path, None)):
         n = e["elements"]
-        if e["gauge"]:
-            site, cplx, kind = (4, 3, 3), True, "gauge"
-        elif n % 2 == 0:
-            site, cplx, kind = ((n // 2,) if n > 2 else ()), True, "field"
-        else:
-            site, cplx, kind = ((n,) if n > 1 else ()), False, "field"
+        site, cplx = _h5_site(e)
+        kind = "gauge" if e["gauge"] else "field"
         prec = e["precision"]
-        code = ("c%d" if cplx else "f%d") % ((prec // 8) * (2 if cplx else 1))
         meta = {"layout": e["layout"], "attributes": _h5_attributes(file.path, e["path"])}
         attrs = meta["attributes"]
         typed = None if e["gauge"] else _typed_site(
@@ -402,7 +390,8 @@ def _hdf5_fields(file: File) -> List[Field]:
         if typed is not None:
             site, kind = typed, _core.field_type_of(str(attrs["scidac_datatype"])) or "field"
         fields.append(Field(file, i, name=e["path"], kind=kind, shape=tuple(e["dims"][::-1]) + site,
-                            dtype=np.dtype(code), precision=prec, checksum=e["checksum"], metadata=meta,
+                            dtype=np.dtype(_value_code(prec, cplx)), precision=prec, checksum=e["checksum"],
+                            metadata=meta,
                             disk={"layout": e["layout"], "real": ("<" if e["byte_order"] == "little" else ">")
                                   + ("f4" if prec == 32 else "f8")}))
     return fields

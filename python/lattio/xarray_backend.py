@@ -22,6 +22,7 @@ import xarray as xr
 from xarray.backends import BackendArray, BackendEntrypoint
 from xarray.core import indexing
 
+from .api import SUFFIXES, _path
 from .file import Field, File
 
 __all__ = ["LattioBackendEntrypoint", "LattioArray"]
@@ -115,12 +116,10 @@ class LattioBackendEntrypoint(BackendEntrypoint):
 
     def open_dataset(self, filename_or_obj: Any, *, drop_variables: Optional[Iterable[str]] = None) -> xr.Dataset:
         """The file's fields as lazy variables (see the module's docstring)."""
-        from .api import _path
         return dataset(File(_path(filename_or_obj)), drop_variables)
 
     def guess_can_open(self, filename_or_obj: Any) -> bool:
         """True for a path whose suffix is one of lattio's (save's suffixes)."""
-        from .api import SUFFIXES
         try:
             path = os.fspath(filename_or_obj)
         except TypeError:
