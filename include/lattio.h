@@ -799,6 +799,24 @@ int lattio_field_type_datum(const lattio_field_type *t, int colors, int spins, i
  * ERR_ARG, ERR_OVERFLOW. */
 int lattio_field_type_datatype(const lattio_field_type *t, int colors, int precision, char *out, size_t size);
 
+/* The site of a field, the axes after its lattice ones (t z y x for 4-D):
+ * the shape `lattio info --fields`, Python's load and lattio.open give. */
+typedef struct lattio_field_site {
+    const char *type;    /* a name of the table, "gauge", or NULL (untyped) */
+    int is_complex;      /* the values are complex numbers */
+    int rank;            /* axes of a site */
+    uint64_t shape[LATTIO_TYPE_MAX_AXES + 1];
+    char axes[128];      /* their names, space-separated: "datum spin color";
+                          * a gauge field "mu row col"; untyped "s0 s1" */
+} lattio_field_site;
+/* A gauge field: (4, 3, 3); a datatype of the table: its datum's axes,
+ * after a `datum` axis when datacount > 1; any other: a datacount axis when
+ * > 1, then its reals per datum (one axis; as complex numbers when even and
+ * the datatype does not end in Real or _real; a ColorMatrix of N x N
+ * complex numbers as two).  ERR_UNSUPPORTED for a field that is not 32/64-bit
+ * reals (SciDAC 'I', 'S'), ERR_ARG. */
+int lattio_field_site_of(const lattio_field_info *fi, lattio_field_site *s);
+
 /* Payloads of the strict QIO record set, in file order. */
 enum lattio_field_record {
     LATTIO_REC_PRIVATE_FILE_XML = 0, /* scidac-private-file-xml */
@@ -894,6 +912,13 @@ int lattio_field_read_values(lattio_lime_reader *r, const lattio_field_info *fi,
  * ERR_OPEN, ERR_WRITE, ERR_READ, ERR_VERIFY, ERR_RENAME. */
 int lattio_field_write_serial(const char *path, const lattio_field_desc *d, const lattio_layout *l,
                               const void *values);
+/* The same for n fields of one descriptor in one file (QIO's multi-record
+ * file, e.g. an eigenvector set): the file's header records once, then each
+ * field's record set with its own checksum, read back by
+ * lattio_field_info_read / lattio_field_read with index 0..n-1.  The errors
+ * of lattio_field_write_serial; ERR_ARG for n < 1. */
+int lattio_fields_write_serial(const char *path, const lattio_field_desc *d, const lattio_layout *l, int n,
+                               const void *const *values);
 
 /* Open `path`, describe field `index` and verify its checksum.  *fi (may be
  * NULL) receives the description (free it with lattio_field_info_free).
@@ -1594,6 +1619,15 @@ typedef struct lattio_h5_info {
 int lattio_h5_write(MPI_Comm comm, const char *target, const lattio_field_desc *d,
                     const lattio_layout *l, const void *local, const lattio_h5_options *o,
                     lattio_field_write_info *out, lattio_h5_info *h5);
+
+/* Collective.  The same for n fields of one descriptor (an eigenvector set,
+ * a multi-record SciDAC file's fields) in one file, each its own object
+ * `OBJECT/field<i>` (i from 0) with its own metadata and checksum, written
+ * in one pass (one temporary file, one rename).  n must agree (ERR_RANK_ARG);
+ * n = 1 is lattio_h5_write (the object is OBJECT). */
+int lattio_h5_write_fields(MPI_Comm comm, const char *target, const lattio_field_desc *d,
+                           const lattio_layout *l, int n, const void *const *locals,
+                           const lattio_h5_options *o, lattio_field_write_info *out, lattio_h5_info *h5);
 
 /* Collective.  Read the field at `target` (layout detected unless
  * o->layout says; any float/double compound of r,i or re,im, either byte

@@ -120,6 +120,10 @@ void lattio_field_describe(lattio_field_info *fi, const lattio_field_desc *d, co
  * the rename and its checksum compared (ERR_VERIFY). */
 int lattio_field_put_set(const char *path, lattio_field_info *fi, int mem_format, const void *values,
                          int verify);
+/* The same for n fields of *fi's kind in one file (QIO's multi-record file:
+ * the file's header records once, then each field's record set). */
+int lattio_field_put_sets(const char *path, lattio_field_info *fi, int mem_format, int n,
+                          const void *const *values, int verify);
 
 /* types.c: a field of a known datatype has that type's typesize for its
  * colors and spins (ERR_FIELD_TYPESIZE naming the field; fields of other

@@ -1,6 +1,6 @@
-/* serial_write.c -- one field written serially as the strict QIO record set
- * (ILDG or SciDAC, the records lattio_field_write writes) through the core
- * LIME writer: big-endian reals converted in bounded chunks of whole sites,
+/* serial_write.c -- fields written serially as the strict QIO record sets
+ * (ILDG or SciDAC, the records lattio_field_write writes; several fields of
+ * one kind as QIO's multi-record file) through the core LIME writer: big-endian reals converted in bounded chunks of whole sites,
  * the SciDAC checksum computed on the way. */
 #include "field_internal.h"
 
@@ -67,11 +67,11 @@ static int reread(lattio_lime_writer *w, const lattio_field_info *fi, uint64_t d
 }
 
 static int put_all(lattio_lime_writer *w, lattio_field_info *fi, int mem_format, const void *values,
-                   int verify)
+                   int verify, int file_header)
 {
     const int ildg = fi->kind == LATTIO_FIELD_ILDG_GAUGE;
     lattio_set_record head[LATTIO_SET_HEAD_MAX];
-    const int n = lattio_field_set_head(ildg, 1, head);
+    const int n = lattio_field_set_head(ildg, file_header, head);
     for (int i = 0; i < n; i++) RETURN_IF_ERROR(put_record(w, fi, head[i].rec, head[i].mb, head[i].me));
     lattio_scidac_sum sum = {0, 0};
     const uint64_t data = lattio_lime_writer_offset(w) + LATTIO_LIME_HEADER_SIZE;
@@ -102,19 +102,35 @@ static int check_whole(const lattio_field_desc *d, const lattio_layout *l, const
 int lattio_field_write_serial(const char *path, const lattio_field_desc *d, const lattio_layout *l,
                               const void *values)
 {
-    RETURN_IF(!path, LATTIO_ERR_ARG);
-    RETURN_IF_ERROR(check_whole(d, l, values));
+    return lattio_fields_write_serial(path, d, l, 1, &values);
+}
+
+int lattio_fields_write_serial(const char *path, const lattio_field_desc *d, const lattio_layout *l, int n,
+                               const void *const *values)
+{
+    RETURN_IF(!path || n < 1 || !values, LATTIO_ERR_ARG);
+    for (int i = 0; i < n; i++) RETURN_IF_ERROR(check_whole(d, l, values[i]));
     lattio_field_info fi;
     lattio_field_describe(&fi, d, l);
-    return lattio_field_put_set(path, &fi, d->mem_format, values, d->verify);
+    return lattio_field_put_sets(path, &fi, d->mem_format, n, values, d->verify);
 }
 
 int lattio_field_put_set(const char *path, lattio_field_info *fi, int mem_format, const void *values,
                          int verify)
 {
+    return lattio_field_put_sets(path, fi, mem_format, 1, &values, verify);
+}
+
+int lattio_field_put_sets(const char *path, lattio_field_info *fi, int mem_format, int n,
+                          const void *const *values, int verify)
+{
     lattio_lime_writer *w;
     RETURN_IF_ERROR(lattio_lime_writer_open(path, LATTIO_LIME_CREATE, &w));
-    const int rc = put_all(w, fi, mem_format, values, verify);
+    int rc = LATTIO_OK;
+    for (int i = 0; rc == LATTIO_OK && i < n; i++) {
+        fi->index = i;
+        rc = put_all(w, fi, mem_format, values[i], verify, i == 0);
+    }
     if (rc != LATTIO_OK) {
         /* an open, short record makes close discard the temporary file */
         lattio_lime_writer_begin(w, "lattio-aborted", 1, 0, 0);

@@ -10,6 +10,13 @@ int lattio_h5_write(MPI_Comm comm, const char *target, const lattio_field_desc *
     return LATTIO_FAIL(LATTIO_ERR_HDF5_UNAVAILABLE, "built without HDF5");
 }
 
+int lattio_h5_write_fields(MPI_Comm comm, const char *target, const lattio_field_desc *d, const lattio_layout *l,
+                           int n, const void *const *locals, const lattio_h5_options *o,
+                           lattio_field_write_info *out, lattio_h5_info *h5)
+{
+    return LATTIO_FAIL(LATTIO_ERR_HDF5_UNAVAILABLE, "built without HDF5");
+}
+
 int lattio_h5_read(MPI_Comm comm, const char *target, const lattio_field_desc *d, const lattio_layout *l,
                    void *local, const lattio_h5_options *o, lattio_field_read_info *info, lattio_h5_info *h5)
 {

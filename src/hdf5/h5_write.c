@@ -294,15 +294,37 @@ static int h5_open(h5w *w, const char *file)
     return lattio_xfer_agree(w->f, H5_CHECK(w->fid, exists ? "H5Fopen (append)" : "H5Fcreate"));
 }
 
-static int h5_write(h5w *w, const char *file, const void *local, lattio_field_write_info *out, lattio_h5_info *h5)
+/* Collective: the n fields' objects (`object`, or with several
+ * `object`/field<i>) in one open file. */
+static int write_fields(h5w *w, const char *object, int n, const void *const *locals, lattio_field_write_info *out,
+                        lattio_h5_info *h5)
 {
-    RETURN_IF_ERROR(lattio_xfer_agree(w->f, check_write(w->d, w->l, local, w->layout)));
+    if (n == 1) return write_field(w, locals[0], out, h5);
+    const size_t size = strlen(object) + 24;
+    char *name = lattio_malloc(size);
+    int rc = lattio_xfer_agree(w->f, name ? LATTIO_OK : LATTIO_ERR_NOMEM);
+    for (int i = 0; rc == LATTIO_OK && i < n; i++) {
+        snprintf(name, size, "%s%sfield%d", object, strcmp(object, "/") ? "/" : "", i);
+        w->object = name;
+        rc = write_field(w, locals[i], out, h5);
+    }
+    w->object = object;
+    lattio_free(name);
+    return rc;
+}
+
+static int h5_write(h5w *w, const char *file, int n, const void *const *locals, lattio_field_write_info *out,
+                    lattio_h5_info *h5)
+{
+    int rc = LATTIO_OK;
+    for (int i = 0; rc == LATTIO_OK && i < n; i++) rc = check_write(w->d, w->l, locals[i], w->layout);
+    RETURN_IF_ERROR(lattio_xfer_agree(w->f, rc));
     w->fl = *w->l;
     if (w->layout == LATTIO_H5_QLUA) /* [Lx][Ly][Lz][Lt]: the reverse of ILDG's order */
         for (int i = 0; i < w->l->ndims; i++) w->fl.file_order[i] = w->l->file_order[w->l->ndims - 1 - i];
     lattio_field_describe(&w->fi, w->d, w->l);
     RETURN_IF_ERROR(h5_open(w, file));
-    int rc = write_field(w, local, out, h5);
+    rc = write_fields(w, w->object, n, locals, out, h5);
     const int crc = H5_CHECK(H5Fclose(w->fid), "H5Fclose");
     return lattio_xfer_agree(w->f, rc < 0 ? rc : crc);
 }
@@ -311,14 +333,24 @@ int lattio_h5_write(MPI_Comm comm, const char *target, const lattio_field_desc *
                     const void *local, const lattio_h5_options *o, lattio_field_write_info *out,
                     lattio_h5_info *h5)
 {
+    return lattio_h5_write_fields(comm, target, d, l, 1, &local, o, out, h5);
+}
+
+int lattio_h5_write_fields(MPI_Comm comm, const char *target, const lattio_field_desc *d, const lattio_layout *l,
+                           int n, const void *const *locals, const lattio_h5_options *o,
+                           lattio_field_write_info *out, lattio_h5_info *h5)
+{
     lattio_h5_options dflt;
     lattio_field_write_info mine;
     if (!o) lattio_h5_options_default(&dflt), o = &dflt;
     if (!out) out = &mine;
     memset(out, 0, sizeof *out);
     if (h5) memset(h5, 0, sizeof *h5);
+    lattio_args a = {0};
+    lattio_args_int(&a, "fields", n);
+    RETURN_IF_ERROR(lattio_args_agree(comm, &a));
     RETURN_IF_ERROR(lattio_h5_args_agree(comm, target, d, l, o, 1));
-    RETURN_IF(!d || !l, LATTIO_ERR_ARG);
+    RETURN_IF(!d || !l || n < 1 || !locals, LATTIO_ERR_ARG);
     lattio_h5_call call;
     RETURN_IF_ERROR(lattio_h5_call_begin(&call, target));
     const char *file = call.file;
@@ -328,7 +360,7 @@ int lattio_h5_write(MPI_Comm comm, const char *target, const lattio_field_desc *
     if (rc == LATTIO_OK) {
         w.comm = lattio_xfer_comm(w.f);
         lattio_xfer_call_begin(w.f, LATTIO_PHASE_SETUP);
-        rc = lattio_xfer_call_end(w.f, h5_write(&w, file, local, out, h5), 1);
+        rc = lattio_xfer_call_end(w.f, h5_write(&w, file, n, locals, out, h5), 1);
         const int crc = lattio_close(w.f);
         if (rc == LATTIO_OK) rc = crc;
     }

@@ -9,7 +9,7 @@
 #define INFO_TEXT_LIMIT 64000 /* lime_contents shows payloads shorter than this */
 
 static const char info_help[] =
-    "usage: lattio info [--json] FILE\n"
+    "usage: lattio info [--json] [--fields] FILE\n"
     "       lattio info --fs [--json] PATH\n"
     "\n"
     "List the records of a LIME file.  The text output is the format of C-LIME's\n"
@@ -26,6 +26,19 @@ static const char info_help[] =
     "           \"length\", \"padding\", \"mb\", \"me\", \"data\"}, ...]}\n"
     "           data is the text the Data: line shows, or null; for a damaged file\n"
     "           an \"error\" object {status, message, record, offset} follows.\n"
+    "  --fields list the lattice fields of a LIME file instead of its records:\n"
+    "           for each (numbered from 0) its binary record (1-based number,\n"
+    "           offset, bytes), its type (a name of the field-type table of\n"
+    "           docs/format.md 5.4, \"gauge\" or \"untyped\"), datatype,\n"
+    "           precision, colors, spins, typesize, datacount, the array shape a\n"
+    "           reader gives it with its axis names (t z y x, then the site's:\n"
+    "           \"spin color\" for a fermion) and its stored checksum; with\n"
+    "           --json {\"file\", \"fields\": [{\"index\", \"record\", \"offset\",\n"
+    "           \"length\", \"type\", \"datatype\", \"precision\", \"colors\",\n"
+    "           \"spins\", \"typesize\", \"datacount\", \"complex\", \"shape\",\n"
+    "           \"axes\", \"checksum\"}]}.  A field whose metadata and size\n"
+    "           disagree is an error naming it (exit status 1).  An HDF5 file\n"
+    "           lists its fields either way.\n"
     "  --fs     show the file system holding PATH (its directory when PATH does\n"
     "           not exist yet) as lattio's strategies and checks see it: kind\n"
     "           (local, tmpfs, nfs, lustre, gpfs, beegfs, cephfs, fuse, glusterfs or\n"
@@ -182,12 +195,14 @@ static int show_fs(const char *path, int json)
 static int run_info(int argc, char **argv)
 {
     const char *file = NULL;
-    int json = 0, fs = 0;
+    int json = 0, fs = 0, fields = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0)
             json = 1;
         else if (strcmp(argv[i], "--fs") == 0)
             fs = 1;
+        else if (strcmp(argv[i], "--fields") == 0)
+            fields = 1;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
             return tool_usage("info", "unknown option '%s'", argv[i]);
         else if (file)
@@ -198,7 +213,7 @@ static int run_info(int argc, char **argv)
     if (!file) return tool_usage("info", fs ? "missing PATH" : "missing FILE");
     if (fs) return show_fs(file, json);
     if (h5_tool_target(file)) return h5_info(file, json);
-    return list_records(file, json);
+    return fields ? info_fields(file, json) : list_records(file, json);
 }
 
 const tool_command tool_cmd_info = {"info", "list a file's records or fields, or show a file system",

@@ -72,6 +72,8 @@ void verify_print_json(FILE *f, const verify_report *rep);
 int h5_tool_target(const char *arg);
 int verify_h5(const char *arg, verify_report *rep, MPI_Comm comm, lattio_layout *gl, double **glocal);
 int h5_info(const char *arg, int json);
+/* `lattio info --fields` of a LIME file (info_fields.c). */
+int info_fields(const char *path, int json);
 int h5_check(const char *arg);
 int h5_write_gauge(MPI_Comm comm, const char *target, int layout, int precision, const lattio_layout *l,
                    const double *u, const verify_report *meta);
