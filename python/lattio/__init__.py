@@ -24,7 +24,7 @@ _os.environ.setdefault("OMPI_MCA_sharedfp", "^lockedfile")
 from .errors import (ArgumentError, ChecksumError, ContainerError, FormatError, HDF5Error,  # noqa: F401
                      LattioError, LattioIOError, MPIError, RankArgumentError)
 
-__all__ = ["load", "save", "open", "info", "verify", "memmap", "format_of", "local_box", "FORMATS", "FIELD_TYPES",
+__all__ = ["load", "load_fields", "save", "open", "info", "verify", "memmap", "format_of", "local_box", "FORMATS", "FIELD_TYPES",
            "LattioError",
            "ArgumentError", "LattioIOError", "FormatError", "ChecksumError", "MPIError",
            "RankArgumentError", "ContainerError", "HDF5Error"]
@@ -33,13 +33,13 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ below loads them
     from ._grid import local_box  # noqa: F401
-    from .api import FIELD_TYPES, FORMATS, format_of, info, load, memmap, save, verify  # noqa: F401
+    from .api import FIELD_TYPES, FORMATS, format_of, info, load, load_fields, memmap, save, verify  # noqa: F401
     from .file import open  # noqa: F401
 
 # What needs a C extension is imported at its first use, not by `import
 # lattio`.  Serial calls use the MPI-free lattio._core; only a communicator
 # or an HDF5 file brings in lattio._lattio and mpi4py (which initialises MPI).
-_FROM_API = ("load", "save", "info", "verify", "memmap", "format_of", "FORMATS", "FIELD_TYPES")
+_FROM_API = ("load", "load_fields", "save", "info", "verify", "memmap", "format_of", "FORMATS", "FIELD_TYPES")
 _SUBMODULES = ("api", "file", "_grid", "_core", "_lattio")
 
 

@@ -153,8 +153,15 @@ cdef extern from "lattio.h" nogil:
     int lattio_h5_is_hdf5(const char *path)
     int lattio_field_read_values(lattio_lime_reader *r, const lattio_field_info *fi, int mem_format,
                                  void *values, uint64_t n_out, lattio_scidac_sum *computed)
-    int lattio_field_write_serial(const char *path, const lattio_field_desc *d, const lattio_layout *l,
-                                  const void *values)
+    ctypedef struct lattio_field_site:
+        const char *type
+        int is_complex
+        int rank
+        uint64_t shape[5]
+        char axes[128]
+    int lattio_field_site_of(const lattio_field_info *fi, lattio_field_site *s)
+    int lattio_fields_write_serial(const char *path, const lattio_field_desc *d, const lattio_layout *l, int n,
+                                   const void *const *values)
 
 
 # enum values of lattio.h, mirrored for the Python layer
@@ -250,7 +257,13 @@ def split(uint64_t extent, uint64_t parts, uint64_t index):
 
 
 cdef dict field_info_dict(lattio_field_info *fi):
+    cdef lattio_field_site site
+    ok = lattio_field_site_of(fi, &site) == 0
     return {
+        "site": tuple(int(site.shape[k]) for k in range(site.rank)) if ok else None,
+        "site_axes": tuple(site.axes.decode("ascii").split()) if ok else None,
+        "complex": bool(site.is_complex) if ok else None,
+        "field_type": site.type.decode("ascii") if ok and site.type != NULL else None,
         "index": fi.index, "kind": fi.kind, "dims": tuple(int(fi.dims[k]) for k in range(fi.nd)),
         "volume": int(fi.volume), "precision": fi.precision,
         "precision_code": chr(fi.precision_code) if fi.precision_code else None,

@@ -263,21 +263,29 @@ def field_read(path, int index, int mem_format, cnp.ndarray out, bint verify):
 
 
 def field_write(path, int kind, int mem_format, int disk_format, uint64_t elements, uint64_t datacount,
-                int colors, int spins, dict meta, glob, cnp.ndarray values, bint verify=True):
-    """A whole field (values: C-contiguous, array-axis order, mem_format
-    reals) written serially as an ILDG/SciDAC record set, the one the
-    parallel writer writes; under a temporary name, renamed when complete
-    (with verify: after its binary record was read back and its checksum
+                int colors, int spins, dict meta, glob, list values, bint verify=True):
+    """Whole fields (values: a list of C-contiguous arrays in array-axis
+    order, mem_format reals) written serially as ILDG/SciDAC record sets in
+    one file (several: QIO's multi-record file), the ones the parallel
+    writer writes; under a temporary name, renamed when complete (with
+    verify: after each binary record was read back and its checksum
     compared)."""
     cdef bytes p = fspath(path)
     cdef const char *cp = p
     cdef lattio_layout l
     cdef lattio_field_desc d
-    cdef int rc
+    cdef int rc, n = len(values)
     keep = []
     describe_write(&l, &d, kind, mem_format, disk_format, elements, datacount, colors, spins, meta, keep,
                    glob, (0,) * len(glob), glob, verify)
-    cdef const void *buf = data_of(values)
-    with nogil:
-        rc = lattio_field_write_serial(cp, &d, &l, buf)
+    cdef const void **bufs = <const void **>malloc(max(n, 1) * sizeof(void *))
+    if bufs == NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            bufs[i] = data_of(values[i])
+        with nogil:
+            rc = lattio_fields_write_serial(cp, &d, &l, n, bufs)
+    finally:
+        free(bufs)
     check(rc, path)

@@ -66,9 +66,9 @@ cdef extern from "lattio.h" nogil:
     int lattio_gauge_stats_mpi(MPI_Comm comm, const lattio_layout *l, const double *local,
                                lattio_gauge_stats *out)
     void lattio_h5_options_default(lattio_h5_options *o)
-    int lattio_h5_write(MPI_Comm comm, const char *target, const lattio_field_desc *d,
-                        const lattio_layout *l, const void *local, const lattio_h5_options *o,
-                        lattio_field_write_info *out, void *h5)
+    int lattio_h5_write_fields(MPI_Comm comm, const char *target, const lattio_field_desc *d,
+                               const lattio_layout *l, int n, const void *const *locals,
+                               const lattio_h5_options *o, lattio_field_write_info *out, void *h5)
     int lattio_h5_read(MPI_Comm comm, const char *target, const lattio_field_desc *d,
                        const lattio_layout *l, void *local, const lattio_h5_options *o,
                        lattio_field_read_info *info, void *h5)
@@ -152,10 +152,11 @@ def field_read(comm, path, int index, int kind, int mem_format, uint64_t element
 
 def field_write(comm, path, int kind, int mem_format, int disk_format, uint64_t elements,
                 uint64_t datacount, int colors, int spins, dict meta, glob, lo, count,
-                cnp.ndarray local, bint verify=True):
-    """Collective: write this rank's box of a field as a SciDAC/ILDG record
-    set into a new LIME file (temporary name, renamed at close when every
-    rank succeeded); the data is re-read and its checksum compared."""
+                list local, bint verify=True):
+    """Collective: write this rank's box of each field of `local` (a list
+    of arrays) as SciDAC/ILDG record sets, one after the other, into a new
+    LIME file (temporary name, renamed at close when every rank
+    succeeded); each binary record is re-read and its checksum compared."""
     cdef MPI_Comm c = as_comm(comm)
     cdef bytes p = fspath(path)
     cdef const char *cp = p
@@ -169,12 +170,16 @@ def field_write(comm, path, int kind, int mem_format, int disk_format, uint64_t 
                    glob, lo, count, verify)
     d.verify_retries = 1
     lattio_options_default(&o)
-    cdef const void *buf = data_of(local)
+    cdef const void *buf
     with nogil:
         rc = lattio_open(c, cp, MODE_CREATE, MPI_INFO_NULL, &o, &f)
     check(rc, path)
-    with nogil:
-        rc = lattio_field_write(f, &d, &l, buf, NULL)
+    for a in local:  # collective: every rank has the same count and the same status after each
+        buf = data_of(a)
+        with nogil:
+            rc = lattio_field_write(f, &d, &l, buf, NULL)
+        if rc != 0:
+            break
     close_after(f, status_error(rc, path) if rc != 0 else None, path)
 
 
@@ -252,9 +257,10 @@ def h5_read(comm, target, int mem_format, uint64_t elements, glob, lo, count, cn
 
 def h5_write(comm, target, int kind, int mem_format, int disk_format, uint64_t elements,
              uint64_t datacount, dict meta, str layout, bint append, glob, lo, count,
-             cnp.ndarray local, bint verify=True):
-    """Collective: write this rank's box of a field to an HDF5 target
-    (FILE or FILE:/PATH) in the QDP++ or Qlua layout, verified."""
+             list local, bint verify=True):
+    """Collective: write this rank's box of each field of `local` (a list of
+    arrays) to an HDF5 target (FILE or FILE:/PATH; several fields:
+    PATH/field<i>) in the QDP++ or Qlua layout, verified."""
     cdef MPI_Comm c = as_comm(comm)
     cdef bytes p = fspath(target)
     cdef const char *cp = p
@@ -271,7 +277,15 @@ def h5_write(comm, target, int kind, int mem_format, int disk_format, uint64_t e
     lattio_h5_options_default(&o)
     o.layout = H5_LAYOUTS[layout]
     o.append = 1 if append else 0
-    cdef const void *buf = data_of(local)
-    with nogil:
-        rc = lattio_h5_write(c, cp, &d, &l, buf, &o, NULL, NULL)
+    cdef int n = len(local)
+    cdef const void **bufs = <const void **>malloc(max(n, 1) * sizeof(void *))
+    if bufs == NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            bufs[i] = data_of(local[i])
+        with nogil:
+            rc = lattio_h5_write_fields(c, cp, &d, &l, n, bufs, &o, NULL, NULL)
+    finally:
+        free(bufs)
     check(rc, target)

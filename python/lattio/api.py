@@ -9,6 +9,7 @@ library, in the NumPy buffer, with the GIL released.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Sequence, Union
 
@@ -22,7 +23,7 @@ from .errors import ChecksumError, FormatError, MPIError, from_status
 if TYPE_CHECKING:
     from mpi4py import MPI
 
-__all__ = ["load", "save", "info", "verify", "memmap", "format_of", "FORMATS", "SUFFIXES", "FIELD_TYPES"]
+__all__ = ["load", "load_fields", "save", "info", "verify", "memmap", "format_of", "FORMATS", "SUFFIXES", "FIELD_TYPES"]
 
 #: A path to a file (HDF5 also ``"FILE:/object"``).
 PathLike = Union[str, "os.PathLike[str]"]
@@ -166,34 +167,15 @@ def _agreed(comm, fn):
 
 
 def _site_of(fi):
-    """(site shape, complex?) of a LIME field from its SciDAC metadata: a
-    gauge field's (4, 3, 3); a field of the field-type table's datatypes
-    its datum's axes (spin before colour, sink before source), after an
-    array axis when datacount > 1; others by their reals per datum."""
-    prec, ts, dc = fi["precision"], fi["typesize"], fi["datacount"]
-    if prec not in (32, 64):
+    """(site shape, complex?) of a LIME field, as the C library's
+    lattio_field_site_of gives it from the SciDAC metadata: a gauge field's
+    (4, 3, 3); a field of the field-type table its datum's axes (spin before
+    colour, sink before source), after an array axis when datacount > 1;
+    others by their reals per datum."""
+    if fi["site"] is None:
         raise FormatError(-4, "ERR_UNSUPPORTED", "operation not supported",
                           "field %d holds %s data, not 32/64-bit reals" % (fi["index"], fi["precision_code"]))
-    per = ts // (prec // 8)
-    dt, nc = fi["datatype"], fi["colors"] or 3
-    lead = (dc,) if dc > 1 else ()
-    if fi["kind"] in (_core.FIELD_ILDG_GAUGE, _core.FIELD_SU3_GAUGE):
-        return _GAUGE_SITE, True
-    typed = _type_datum(fi)
-    if typed is not None:  # the C reader checked typesize against the type
-        return lead + typed[0], typed[1]
-    is_real = per == 1 or dt.endswith("Real") or dt.endswith("_real")
-    if is_real or per % 2:
-        datum = (per,) if per > 1 else ()
-        cplx = False
-    else:
-        n = per // 2
-        if "ColorMatrix" in dt and n == nc * nc:
-            datum = (nc, nc)
-        else:
-            datum = (n,) if n > 1 else ()
-        cplx = True
-    return lead + datum, cplx
+    return tuple(fi["site"]), fi["complex"]
 
 
 def _pick_field(fields, index, what):
@@ -299,6 +281,53 @@ def load(path: PathLike, *, comm: Optional["MPI.Comm"] = None, grid: Optional[Se
     if index not in (None, 0):
         raise ValueError("index: a %s file holds one field" % fmt)
     return _load_plain(path, comm, grid, verify, dtype)
+
+
+def load_fields(path: PathLike, *, comm: Optional["MPI.Comm"] = None, grid: Optional[Sequence[int]] = None,
+                verify: bool = True, dtype: Optional[npt.DTypeLike] = None) -> List[np.ndarray]:
+    """Read every field of a file: a multi-field file as a list of arrays.
+
+    A SciDAC/QIO multi-record file (an eigenvector set, the sources of a
+    propagator) gives one array per binary record, in file order (each
+    checked against its own checksum); an HDF5 ``FILE`` every lattice field
+    in it, ``FILE:/path`` the field at ``path`` or every field under the
+    group ``path`` (:func:`save`'s ``path/field0``, ``path/field1``, ...),
+    in name order with numbers compared as numbers; a single-field format a
+    list of one.  ``comm``, ``grid``, ``verify`` and ``dtype`` are
+    :func:`load`'s, applied to each field; collective with ``comm``.
+
+    Raises
+    ------
+    The exceptions of :func:`load`; ``HDF5Error`` (ERR_HDF5_NOT_FOUND) when
+    ``path`` holds no lattice field.
+    """
+    path = _path(path)
+    comm = _comm(comm)
+    same_everywhere(comm, [("path", path), ("verify", verify), ("dtype", dtype),
+                           ("grid", None if grid is None else tuple(grid))])
+    fmt = _on_root(comm, lambda: _core.detect(_h5_split(path)[0]))
+    if fmt == "hdf5":
+        file, obj = _h5_split(path)
+        entries = _h5_group(_parallel().h5_list(comm, file), obj, path)
+        return [_load_h5("%s:%s" % (file, e["path"]), comm, grid, verify, dtype) for e in entries]
+    if fmt in ("ildg", "scidac"):
+        count = len(_on_root(comm, lambda: _core.lime_fields(path)))
+        return [_load_lime(path, comm, grid, verify, dtype, i) for i in range(count)]
+    return [_load_plain(path, comm, grid, verify, dtype)]
+
+
+def _h5_group(entries, obj, what):
+    """The fields at obj or under the group obj (all when obj is None), in
+    natural name order; none is ERR_HDF5_NOT_FOUND."""
+    def key(e):
+        return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", e["path"])]
+    base = None if obj is None else "/" + obj.strip("/")
+    picked = [e for e in entries if base is None or base == "/" or e["path"] == base
+              or e["path"].startswith(base + "/")]
+    if not picked:
+        raise from_status(-702, "ERR_HDF5_NOT_FOUND", "no such object in the HDF5 file",
+                          "no lattice field %s" % ("in the file" if obj is None else "at or under " + obj), what)
+    return sorted(picked, key=key)
 
 
 def _load_lime(path, comm, grid, verify, dtype, index):
@@ -528,7 +557,7 @@ def _global_shape(comm, grid, local_shape):
     return tuple(glob), lo, cnt
 
 
-def save(path: PathLike, array: np.ndarray, *, format: Optional[str] = None, precision: Optional[int] = None,
+def save(path: PathLike, array: Union[np.ndarray, Sequence[np.ndarray]], *, format: Optional[str] = None, precision: Optional[int] = None,
          metadata: Optional[Dict[str, Any]] = None, verify: bool = True, comm: Optional["MPI.Comm"] = None,
          grid: Optional[Sequence[int]] = None, layout: str = "qdp", append: bool = False,
          field: Optional[str] = None) -> None:
@@ -540,11 +569,17 @@ def save(path: PathLike, array: np.ndarray, *, format: Optional[str] = None, pre
         The file (HDF5: ``FILE`` or ``FILE:/path/in/file``).  It is written
         under a temporary name and renamed when complete and verified, so a
         failure leaves a previous file untouched.
-    array : numpy.ndarray
+    array : numpy.ndarray, or a list or tuple of them
         C-contiguous, any byte order (converted).  Gauge fields ``(T, Z, Y, X, 4, 3,
         3)`` complex64/complex128 (ILDG link order); SciDAC and HDF5 also take
         any ``(T, Z, Y, X) + site`` complex or real array.  With ``comm``:
-        this rank's block, as :func:`lattio.local_box` gives it.
+        this rank's block, as :func:`lattio.local_box` gives it.  A list
+        (an eigenvector set, a multi-source propagator) of arrays of one
+        shape and dtype is a multi-field file, written in one pass: SciDAC,
+        QIO's multi-record file (each field its own record set and
+        checksum; :func:`load_fields` or ``load(..., index=i)`` reads
+        them); HDF5, one dataset per field, ``PATH/field0``,
+        ``PATH/field1``, ...
 
     How it is stored:
 
@@ -598,21 +633,31 @@ def save(path: PathLike, array: np.ndarray, *, format: Optional[str] = None, pre
     comm = _comm(comm)
     if format is None and isinstance(path, (str, bytes, os.PathLike)):
         format = format_of(path)
-    if isinstance(array, np.ndarray) and not array.dtype.isnative:
-        array = array.astype(array.dtype.newbyteorder("="))  # a native copy
+    many = isinstance(array, (list, tuple))
+    arrays = [_native(a) for a in (array if many else [array])]
+    first = arrays[0] if arrays else None
     same_everywhere(comm, [("path", path), ("format", format), ("precision", precision),
-                           ("dtype", getattr(array, "dtype", None)), ("site shape", getattr(array, "shape", ())[4:]),
+                           ("fields", len(arrays) if many else None),
+                           ("dtype", getattr(first, "dtype", None)), ("site shape", getattr(first, "shape", ())[4:]),
                            ("metadata", sorted((metadata or {}).items())), ("layout", layout), ("append", append),
                            ("verify", verify), ("grid", None if grid is None else tuple(grid)), ("field", field)])
     path, gauge, how = _agreed(
-        comm, lambda: _save_args(path, array, format, precision, metadata, (layout, append, verify, field),
-                                 comm is not None))
-    where = _placement(comm, grid, array)
+        comm, lambda: _save_args(path, arrays if many else first, format, precision, metadata,
+                                 (layout, append, verify, field), comm is not None))
+    where = _placement(comm, grid, first)
     if format == "openqcd" and any(n % 2 for n in where.glob):
         raise ValueError("openQCD needs even extents, not %r" % (where.glob,))
     if format in ("nersc", "milc", "openqcd"):
-        return _save_plain(path, array, how, where)
-    return _save_field(path, array, gauge, how, where)
+        return _save_plain(path, first, how, where)
+    return _save_field(path, arrays, gauge, how, where)
+
+
+def _native(array):
+    """A native-byte-order view or copy of an array (anything else as it is,
+    for _check_array to refuse)."""
+    if isinstance(array, np.ndarray) and not array.dtype.isnative:
+        return array.astype(array.dtype.newbyteorder("="))
+    return array
 
 
 class _Storage(NamedTuple):
@@ -644,9 +689,10 @@ def _placement(comm, grid, array):
     return _Placement(comm, grid, *_global_shape(comm, grid, array.shape))
 
 
-def _save_field(path, array, gauge, how, where):
-    """ILDG, SciDAC and HDF5: the field's descriptor, then the collective
-    write of every rank's block by the C library."""
+def _save_field(path, arrays, gauge, how, where):
+    """ILDG, SciDAC and HDF5: the fields' descriptor, then the collective
+    write of every rank's block of each by the C library."""
+    array = arrays[0]
     single = array.dtype in (np.dtype(np.complex64), np.dtype(np.float32))
     site = array.shape[4:]
     cplx = array.dtype.kind == "c"
@@ -667,14 +713,14 @@ def _save_field(path, array, gauge, how, where):
             meta["datatype"] = "lattio_%s_%s" % ("F" if how.precision == 32 else "D", "complex" if cplx else "real")
     if how.format == "hdf5":
         _parallel().h5_write(where.comm, path, kind, mem, disk, elements, datacount, meta, how.layout,
-                             bool(how.append), where.glob, where.lo, where.extent, array, bool(how.verify))
+                             bool(how.append), where.glob, where.lo, where.extent, arrays, bool(how.verify))
     elif where.comm is None and _initialised() is None:
-        _core.field_write(path, kind, mem, disk, elements, datacount, colors, spins, meta, where.glob, array,
+        _core.field_write(path, kind, mem, disk, elements, datacount, colors, spins, meta, where.glob, arrays,
                           bool(how.verify))
     else:
         par = _parallel() if where.comm is not None else _initialised()
         par.field_write(where.comm, path, kind, mem, disk, elements, datacount, colors, spins, meta,
-                        where.glob, where.lo, where.extent, array, bool(how.verify))
+                        where.glob, where.lo, where.extent, arrays, bool(how.verify))
 
 
 def _typed(site, cplx, field, precision):
@@ -706,6 +752,17 @@ def _save_args(path, array, format, precision, metadata, hdf5, parallel=False):
     path = _path(path)
     if format not in FORMATS:
         raise ValueError("format %r: one of %s" % (format, ", ".join(FORMATS)))
+    if isinstance(array, list):  # several fields: one shape and dtype, in a multi-field format
+        for i, a in enumerate(array):
+            _check_array(a, format, parallel)
+            if format not in ("scidac", "hdf5"):
+                raise ValueError("a list of fields is saved as SciDAC or HDF5, not %s" % format)
+            if (a.shape, a.dtype) != (array[0].shape, array[0].dtype):
+                raise ValueError("field %d is %s %r, field 0 %s %r: the fields of a file share shape and dtype"
+                                 % (i, a.dtype, a.shape, array[0].dtype, array[0].shape))
+        if not array:
+            raise ValueError("the list of fields to save is empty")
+        array = array[0]
     gauge = _check_array(array, format, parallel)
     if precision not in (None, 32, 64):
         raise ValueError("precision must be 32 or 64, not %r" % (precision,))
