@@ -1620,11 +1620,28 @@ int lattio_h5_write(MPI_Comm comm, const char *target, const lattio_field_desc *
                     const lattio_layout *l, const void *local, const lattio_h5_options *o,
                     lattio_field_write_info *out, lattio_h5_info *h5);
 
-/* Collective.  The same for n fields of one descriptor (an eigenvector set,
- * a multi-record SciDAC file's fields) in one file, each its own object
- * `OBJECT/field<i>` (i from 0) with its own metadata and checksum, written
- * in one pass (one temporary file, one rename).  n must agree (ERR_RANK_ARG);
- * n = 1 is lattio_h5_write (the object is OBJECT). */
+/* Collective.  Several fields in one HDF5 file, added one at a time (an
+ * eigenvector set, the fields of a multi-record SciDAC file, fields of
+ * different types): open creates FILE under a temporary name (with
+ * o->append a copy of the existing FILE, judged as a reader would; nd: the
+ * lattice dimensions of the fields), each add writes one field as the
+ * object OBJECT (an absolute path, intermediate groups created; the
+ * descriptor and layout its own) exactly as lattio_h5_write does, and close
+ * renames when every add succeeded on every rank, else discards the file
+ * (an add after a failed one is refused) and returns the failure.  Only
+ * the field being added is in memory.  Arguments that differ between ranks
+ * are ERR_RANK_ARG on every rank.  Errors: those of lattio_h5_write. */
+typedef struct lattio_h5_writer lattio_h5_writer;
+int lattio_h5_writer_open(MPI_Comm comm, const char *file, int nd, const lattio_h5_options *o,
+                          lattio_h5_writer **w);
+int lattio_h5_writer_add(lattio_h5_writer *w, const char *object, const lattio_field_desc *d,
+                         const lattio_layout *l, const void *local, lattio_field_write_info *out,
+                         lattio_h5_info *h5);
+int lattio_h5_writer_close(lattio_h5_writer *w);
+
+/* Collective.  n fields of one descriptor through a writer: the object of
+ * field i is `OBJECT/field<i>` (i from 0; n = 1: OBJECT, lattio_h5_write).
+ * n must agree (ERR_RANK_ARG). */
 int lattio_h5_write_fields(MPI_Comm comm, const char *target, const lattio_field_desc *d,
                            const lattio_layout *l, int n, const void *const *locals,
                            const lattio_h5_options *o, lattio_field_write_info *out, lattio_h5_info *h5);

@@ -17,6 +17,22 @@ int lattio_h5_write_fields(MPI_Comm comm, const char *target, const lattio_field
     return LATTIO_FAIL(LATTIO_ERR_HDF5_UNAVAILABLE, "built without HDF5");
 }
 
+int lattio_h5_writer_open(MPI_Comm comm, const char *file, int nd, const lattio_h5_options *o,
+                          lattio_h5_writer **w)
+{
+    if (w) *w = NULL;
+    return LATTIO_FAIL(LATTIO_ERR_HDF5_UNAVAILABLE, "built without HDF5");
+}
+
+int lattio_h5_writer_add(lattio_h5_writer *w, const char *object, const lattio_field_desc *d,
+                         const lattio_layout *l, const void *local, lattio_field_write_info *out,
+                         lattio_h5_info *h5)
+{
+    return LATTIO_FAIL(LATTIO_ERR_HDF5_UNAVAILABLE, "built without HDF5");
+}
+
+int lattio_h5_writer_close(lattio_h5_writer *w) { return LATTIO_OK; }
+
 int lattio_h5_read(MPI_Comm comm, const char *target, const lattio_field_desc *d, const lattio_layout *l,
                    void *local, const lattio_h5_options *o, lattio_field_read_info *info, lattio_h5_info *h5)
 {

@@ -105,11 +105,13 @@ static int create_dataset(hid_t loc, const char *name, hid_t type, const lattio_
     return rc;
 }
 
-/* What one write needs across its steps. */
+/* What one write needs across its steps: the file (open from
+ * lattio_h5_writer_open to _close) and the field being added. */
 typedef struct h5w {
     MPI_Comm comm;
     lattio_file *f;
     hid_t fid;
+    int nd;                 /* lattice dimensions an appended file is judged by */
     const char *object;
     const lattio_field_desc *d;
     const lattio_layout *l; /* the caller's */
@@ -148,7 +150,7 @@ static int ds_create(const h5w *w, hid_t loc, const char *name, h5ds *ds)
     for (int i = 0; i < w->fl.ndims; i++) ds->sh.dims[i] = w->fl.global[w->fl.file_order[i]];
     const int ildg = ds->gauge && !ds->qlua;
     hid_t type = lattio_h5_make_type(w->fid, w->layout, ildg, ds->reals, ds->bits, w->d->colors, &ds->sh, w->fl.ndims);
-    int rc = type < 0 ? lattio_h5_fail(ds->qlua ? LATTIO_ERR_ARG : LATTIO_ERR_HDF5, "dataset type") : LATTIO_OK;
+    int rc = type >= 0 ? LATTIO_OK : ds->qlua ? LATTIO_FAIL(LATTIO_ERR_ARG, "no Qlua kind") : lattio_h5_fail(LATTIO_ERR_HDF5, "dataset type");
     hsize_t chunk[H5S_MAX_RANK];
     if (rc == LATTIO_OK && w->o->chunked) rc = chunk_dims(w, &ds->sh, chunk, &ds->chunked);
     if (rc == LATTIO_OK) rc = create_dataset(loc, name, type, &ds->sh, ds->chunked ? chunk : NULL, &ds->dset);
@@ -274,7 +276,7 @@ static int copy_for_append(h5w *w, const char *file, const char *disk, int *exis
     }
     /* the file appended to is judged as a reader would (guard, walk, every
      * field examined): a damaged one is refused and stays as it was */
-    if (rank == 0 && rc == LATTIO_OK && *exists) rc = lattio_h5_guard_file(disk, w->l->ndims);
+    if (rank == 0 && rc == LATTIO_OK && *exists) rc = lattio_h5_guard_file(disk, w->nd);
     RETURN_IF_ERROR(lattio_xfer_agree(w->f, rc));
     return lattio_xfer_agree(w->f, lattio_xfer_mpi(MPI_Bcast(exists, 1, MPI_INT, 0, w->comm), "append"));
 }
@@ -294,39 +296,128 @@ static int h5_open(h5w *w, const char *file)
     return lattio_xfer_agree(w->f, H5_CHECK(w->fid, exists ? "H5Fopen (append)" : "H5Fcreate"));
 }
 
-/* Collective: the n fields' objects (`object`, or with several
- * `object`/field<i>) in one open file. */
-static int write_fields(h5w *w, const char *object, int n, const void *const *locals, lattio_field_write_info *out,
-                        lattio_h5_info *h5)
+struct lattio_h5_writer {
+    h5w w;
+    lattio_h5_options o;
+    lattio_options file_options;
+    char *file;
+    int failed; /* an add failed (on every rank): close discards */
+};
+
+static int writer_args(MPI_Comm comm, const char *file, int nd, const lattio_h5_options *o)
 {
-    if (n == 1) return write_field(w, locals[0], out, h5);
-    const size_t size = strlen(object) + 24;
-    char *name = lattio_malloc(size);
-    int rc = lattio_xfer_agree(w->f, name ? LATTIO_OK : LATTIO_ERR_NOMEM);
-    for (int i = 0; rc == LATTIO_OK && i < n; i++) {
-        snprintf(name, size, "%s%sfield%d", object, strcmp(object, "/") ? "/" : "", i);
-        w->object = name;
-        rc = write_field(w, locals[i], out, h5);
+    lattio_args a = {0};
+    lattio_args_str(&a, "file", file);
+    lattio_args_int(&a, "dimensions", nd);
+    lattio_args_int(&a, "HDF5 layout", o->layout);
+    lattio_args_int(&a, "HDF5 transport", o->transport);
+    lattio_args_int(&a, "append", o->append);
+    lattio_args_int(&a, "chunked", o->chunked);
+    lattio_args_int(&a, "alignment", (int64_t)o->alignment);
+    return lattio_args_agree(comm, &a);
+}
+
+int lattio_h5_writer_open(MPI_Comm comm, const char *file, int nd, const lattio_h5_options *o,
+                          lattio_h5_writer **out)
+{
+    RETURN_IF(!out, LATTIO_ERR_ARG);
+    *out = NULL;
+    lattio_h5_options dflt;
+    if (!o) lattio_h5_options_default(&dflt), o = &dflt;
+    lattio_detail_clear();
+    RETURN_IF_ERROR(writer_args(comm, file, nd, o));
+    RETURN_IF(!file || !*file || nd < 0 || nd > LATTIO_MAX_DIMS, LATTIO_ERR_ARG);
+    lattio_h5_writer *wr = lattio_calloc(1, sizeof *wr);
+    char *name = lattio_strdup(file);
+    if (!wr || !name) {
+        lattio_free(wr), lattio_free(name);
+        return LATTIO_ERR_NOMEM; /* ranks may differ: the caller's next collective call agrees */
     }
+    wr->o = *o, wr->file = name;
+    if (o->file) wr->file_options = *o->file, wr->o.file = &wr->file_options;
+    h5w *w = &wr->w;
+    *w = (h5w){.comm = comm, .fid = -1, .nd = nd, .o = &wr->o, .transport = o->transport,
+               .layout = o->layout == LATTIO_H5_AUTO ? LATTIO_H5_QDP : o->layout};
+    int rc = lattio_open(comm, file, LATTIO_MODE_CREATE, MPI_INFO_NULL, wr->o.file, &w->f);
+    if (rc == LATTIO_OK) {
+        lattio_h5_quiet q;
+        lattio_h5_quiet_begin(&q);
+        w->comm = lattio_xfer_comm(w->f);
+        lattio_xfer_call_begin(w->f, LATTIO_PHASE_SETUP);
+        rc = lattio_xfer_call_end(w->f, h5_open(w, file), 1);
+        lattio_h5_quiet_end(&q);
+        if (rc != LATTIO_OK) lattio_close(w->f);
+    }
+    if (rc != LATTIO_OK) {
+        lattio_free(wr->file), lattio_free(wr);
+        return rc;
+    }
+    *out = wr;
+    return LATTIO_OK;
+}
+
+/* Collective: one field's object(s) in the open file. */
+static int add_field(h5w *w, const lattio_field_desc *d, const lattio_layout *l, const void *local,
+                     lattio_field_write_info *out, lattio_h5_info *h5)
+{
+    RETURN_IF_ERROR(lattio_xfer_agree(w->f, check_write(d, l, local, w->layout)));
+    w->d = d, w->l = l, w->fl = *l;
+    if (w->layout == LATTIO_H5_QLUA) /* [Lx][Ly][Lz][Lt]: the reverse of ILDG's order */
+        for (int i = 0; i < l->ndims; i++) w->fl.file_order[i] = l->file_order[l->ndims - 1 - i];
+    lattio_field_describe(&w->fi, d, l);
+    return write_field(w, local, out, h5);
+}
+
+int lattio_h5_writer_add(lattio_h5_writer *wr, const char *object, const lattio_field_desc *d,
+                         const lattio_layout *l, const void *local, lattio_field_write_info *out,
+                         lattio_h5_info *h5)
+{
+    lattio_field_write_info mine;
+    if (!out) out = &mine;
+    memset(out, 0, sizeof *out);
+    if (h5) memset(h5, 0, sizeof *h5);
+    RETURN_IF(!wr, LATTIO_ERR_ARG);
+    h5w *w = &wr->w;
+    char target[LATTIO_H5_PATH_MAX + 8] = "";
+    if (object) snprintf(target, sizeof target, "%s", object);
+    lattio_args a = {0};
+    lattio_args_str(&a, "object", target);
+    int rc = lattio_args_agree(w->comm, &a);
+    if (rc == LATTIO_OK) rc = lattio_h5_args_agree(w->comm, wr->file, d, l, &wr->o, 1);
+    if (rc == LATTIO_OK && wr->failed) rc = LATTIO_FAIL(LATTIO_ERR_ARG, "an earlier add failed");
+    if (rc == LATTIO_OK && (!d || !l || !object || object[0] != '/' || strlen(object) > LATTIO_H5_PATH_MAX))
+        rc = LATTIO_FAIL(LATTIO_ERR_ARG, "object: an absolute path in the file");
+    if (rc == LATTIO_OK && l->ndims != w->nd) rc = LATTIO_FAIL(LATTIO_ERR_ARG, "dimensions differ from the writer's");
+    if (rc != LATTIO_OK) { /* arguments differ or are unusable: the same status everywhere */
+        wr->failed = 1;
+        return rc;
+    }
+    lattio_h5_quiet q;
+    lattio_h5_quiet_begin(&q);
+    lattio_detail_clear();
     w->object = object;
-    lattio_free(name);
+    lattio_xfer_call_begin(w->f, LATTIO_PHASE_SETUP);
+    rc = lattio_xfer_call_end(w->f, add_field(w, d, l, local, out, h5), 1);
+    w->object = NULL;
+    lattio_h5_quiet_end(&q);
+    if (h5) h5->layout = w->layout;
+    if (rc != LATTIO_OK) wr->failed = 1;
     return rc;
 }
 
-static int h5_write(h5w *w, const char *file, int n, const void *const *locals, lattio_field_write_info *out,
-                    lattio_h5_info *h5)
+int lattio_h5_writer_close(lattio_h5_writer *wr)
 {
-    int rc = LATTIO_OK;
-    for (int i = 0; rc == LATTIO_OK && i < n; i++) rc = check_write(w->d, w->l, locals[i], w->layout);
-    RETURN_IF_ERROR(lattio_xfer_agree(w->f, rc));
-    w->fl = *w->l;
-    if (w->layout == LATTIO_H5_QLUA) /* [Lx][Ly][Lz][Lt]: the reverse of ILDG's order */
-        for (int i = 0; i < w->l->ndims; i++) w->fl.file_order[i] = w->l->file_order[w->l->ndims - 1 - i];
-    lattio_field_describe(&w->fi, w->d, w->l);
-    RETURN_IF_ERROR(h5_open(w, file));
-    rc = write_fields(w, w->object, n, locals, out, h5);
-    const int crc = H5_CHECK(H5Fclose(w->fid), "H5Fclose");
-    return lattio_xfer_agree(w->f, rc < 0 ? rc : crc);
+    if (!wr) return LATTIO_OK;
+    h5w *w = &wr->w;
+    lattio_h5_quiet q;
+    lattio_h5_quiet_begin(&q);
+    int rc = lattio_xfer_agree(w->f, H5_CHECK(H5Fclose(w->fid), "H5Fclose"));
+    lattio_h5_quiet_end(&q);
+    if (rc == LATTIO_OK && wr->failed) rc = LATTIO_FAIL(LATTIO_ERR_ARG, "an add failed: the file is not written");
+    if (rc != LATTIO_OK) lattio_xfer_call_end(w->f, rc, 1); /* the close discards the temporary file */
+    const int crc = lattio_close(w->f);
+    lattio_free(wr->file), lattio_free(wr);
+    return rc != LATTIO_OK ? rc : crc;
 }
 
 int lattio_h5_write(MPI_Comm comm, const char *target, const lattio_field_desc *d, const lattio_layout *l,
@@ -336,35 +427,27 @@ int lattio_h5_write(MPI_Comm comm, const char *target, const lattio_field_desc *
     return lattio_h5_write_fields(comm, target, d, l, 1, &local, o, out, h5);
 }
 
+/* One or several fields of one descriptor: OBJECT, or OBJECT/field<i>. */
 int lattio_h5_write_fields(MPI_Comm comm, const char *target, const lattio_field_desc *d, const lattio_layout *l,
                            int n, const void *const *locals, const lattio_h5_options *o,
                            lattio_field_write_info *out, lattio_h5_info *h5)
 {
-    lattio_h5_options dflt;
-    lattio_field_write_info mine;
-    if (!o) lattio_h5_options_default(&dflt), o = &dflt;
-    if (!out) out = &mine;
-    memset(out, 0, sizeof *out);
-    if (h5) memset(h5, 0, sizeof *h5);
     lattio_args a = {0};
     lattio_args_int(&a, "fields", n);
+    lattio_args_str(&a, "target", target);
     RETURN_IF_ERROR(lattio_args_agree(comm, &a));
-    RETURN_IF_ERROR(lattio_h5_args_agree(comm, target, d, l, o, 1));
-    RETURN_IF(!d || !l || n < 1 || !locals, LATTIO_ERR_ARG);
-    lattio_h5_call call;
-    RETURN_IF_ERROR(lattio_h5_call_begin(&call, target));
-    const char *file = call.file;
-    h5w w = {.comm = comm, .object = call.object, .d = d, .l = l, .o = o, .fid = -1,
-             .layout = o->layout == LATTIO_H5_AUTO ? LATTIO_H5_QDP : o->layout, .transport = o->transport};
-    int rc = lattio_open(comm, file, LATTIO_MODE_CREATE, MPI_INFO_NULL, o->file, &w.f);
-    if (rc == LATTIO_OK) {
-        w.comm = lattio_xfer_comm(w.f);
-        lattio_xfer_call_begin(w.f, LATTIO_PHASE_SETUP);
-        rc = lattio_xfer_call_end(w.f, h5_write(&w, file, n, locals, out, h5), 1);
-        const int crc = lattio_close(w.f);
-        if (rc == LATTIO_OK) rc = crc;
+    RETURN_IF(!target || !l || n < 1 || !locals, LATTIO_ERR_ARG);
+    char *file = NULL, *object = NULL;
+    RETURN_IF_ERROR(lattio_h5_split(target, &file, &object));
+    lattio_h5_writer *wr = NULL;
+    int rc = lattio_h5_writer_open(comm, file, l->ndims, o, &wr);
+    char name[LATTIO_H5_PATH_MAX + 24];
+    for (int i = 0; rc == LATTIO_OK && i < n; i++) {
+        if (n == 1) snprintf(name, sizeof name, "%s", object);
+        else snprintf(name, sizeof name, "%s%sfield%d", object, strcmp(object, "/") ? "/" : "", i);
+        rc = lattio_h5_writer_add(wr, name, d, l, locals[i], out, h5);
     }
-    if (h5) h5->layout = w.layout;
-    lattio_h5_call_end(&call);
-    return rc;
+    const int crc = lattio_h5_writer_close(wr);
+    lattio_free(file), lattio_free(object);
+    return rc != LATTIO_OK ? rc : crc;
 }

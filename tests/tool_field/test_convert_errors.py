@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`lattio convert` writes nothing when IN fails verification (an existing
 OUT stays as it was, no temporary file is left), refuses files without a
-gauge field, and exits 2 on unusable arguments."""
+gauge field to a gauge-only format, and exits 2 on unusable arguments."""
 import os
 from fieldutil import tu
 
@@ -17,7 +17,9 @@ def main():
     tu.check_eq(tu.read("out.lime"), b"previous contents", "OUT untouched")
     tu.check_eq(sorted(os.listdir(".")), ["bad.lime", "out.lime"], "no temporary files")
     p = tu.run(["convert", tu.data_path("t_qio.intel-scalar.lime"), "q.lime"])
-    tu.check(p.returncode == 1 and b"no gauge field" in p.stderr, "non-gauge IN: %r" % p.stderr)
+    tu.check(p.returncode == 1 and b"not one gauge configuration: convert to scidac or hdf5" in p.stderr,
+             "non-gauge IN to ILDG: %r" % p.stderr)
+    tu.check(not os.path.exists("q.lime"), "no OUT for fields to ILDG")
     p = tu.run(["convert", tu.data_path("unity.lime"), "odd.oq", "--to", "openqcd"])
     tu.check_eq(p.returncode, 0, "unity to openQCD")
     for args in (["x"], ["a", "b", "c"], ["a", "b", "--to", "grib"], ["a", "b", "--precision", "16"],

@@ -81,6 +81,19 @@ def convert_same(opt, src, extra, what):
     tu.check_eq(mu.temporaries(), [], what + ": no temporaries")
 
 
+def fields_via_hdf5(opt):
+    """t_qio's fields to HDF5 and back, both under mpirun: the binary
+    records come back byte for byte."""
+    src = tu.data_path("t_qio.intel-scalar.lime")
+    m = mu.run_mpi(opt, opt.np, ["convert", src, "f.h5", "--to", "hdf5", "--path", "/f"])
+    tu.check_eq((m.returncode, m.stderr), (0, b""), "t_qio -> HDF5 under mpirun")
+    m = mu.run_mpi(opt, opt.np, ["convert", "f.h5:/f", "f.lime", "--to", "scidac"])
+    tu.check_eq((m.returncode, m.stderr), (0, b""), "HDF5 -> SciDAC under mpirun")
+    bins = [[r["payload"] for r in tu.parse_lime(tu.read(p)) if r["type"] == b"scidac-binary-data"]
+            for p in (src, "f.lime")]
+    tu.check(len(bins[0]) == 3 and bins[0] == bins[1], "t_qio via HDF5 under mpirun: binary records equal")
+
+
 def main():
     opt = mu.options()
     real = [tu.data_path(f) for f in tu.ALL_FILES]
@@ -112,6 +125,8 @@ def main():
                  "ildg 32 -> scidac 64")
     convert_same(opt, tu.data_path("unity.lime"), ["--precision", "32"], "unity -> ildg 32")
     convert_same(opt, tu.data_path("t_nersc.cfg"), [], "nersc -> ildg (rank 0)")
+    convert_same(opt, tu.data_path("t_qio.intel-scalar.lime"), ["--to", "scidac"], "t_qio's 3 fields -> scidac")
+    fields_via_hdf5(opt)
     s = mu.run_serial(["convert", "flip.lime", "s2.lime"])
     m = mu.run_mpi(opt, opt.np, ["convert", "flip.lime", "m2.lime"])
     tu.check_eq((m.returncode, m.stderr.replace(b"m2.lime", b"s2.lime")), (s.returncode, s.stderr),

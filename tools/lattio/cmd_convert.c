@@ -13,7 +13,8 @@ static const char convert_help[] =
     "                      [--precision 32|64] [--nersc-rows 2|3]\n"
     "                      [--layout qdp|qlua] [--path /IN/FILE]\n"
     "\n"
-    "Convert a gauge configuration.  IN's format is detected from its content\n"
+    "Convert a gauge configuration, or every field of a file of other fields.\n"
+    "IN's format is detected from its content\n"
     "and IN is verified first (as 'lattio verify'); nothing is written when it\n"
     "fails.  OUT is written under a temporary name next to it, read back and\n"
     "verified (checksums, every link and the plaquette equal to IN's within\n"
@@ -34,6 +35,19 @@ static const char convert_help[] =
     "field writer (verified after writing, one rewrite allowed) and verified\n"
     "in parallel: the bytes equal a serial run's apart from the record date.\n"
     "Other formats are converted by rank 0 alone.\n"
+    "\n"
+    "Other fields: when IN is a SciDAC/QIO file of several fields (a multi-\n"
+    "record file: eigenvector sets, propagators) or of one field that is not\n"
+    "a gauge configuration, or an HDF5 file (FILE: all its fields; FILE:/PATH:\n"
+    "the field at PATH or every field under the group PATH, in name order)\n"
+    "of such fields, every field is converted, to --to scidac (one multi-\n"
+    "record file, each field its own record set and checksum) or --to hdf5\n"
+    "(PATH for one field, else PATH/field0, PATH/field1, ...; --layout qdp\n"
+    "or qlua), with its datatype, colors, spins, datacount and user XML.\n"
+    "Each field is read over the ranks (stored checksum compared), written by\n"
+    "the parallel writer (verified after writing), then OUT is read back and\n"
+    "every value compared with IN's (equal, or within 2^-23 relative when\n"
+    "--precision 32 narrows) before OUT is renamed into place.\n"
     "\n"
     "Exit status: 0 converted and verified, 1 IN or OUT failed verification\n"
     "or a write failed, 2 unusable arguments.\n";
@@ -146,6 +160,12 @@ static int run_convert(int argc, char **argv)
     if (prc != TOOL_OK) return prc;
     /* HDF5 needs MPI: a single process starts it (under mpirun it runs) */
     if (a.format == LATTIO_GAUGE_HDF5 || (tool_nranks() < 2 && h5_tool_target(a.in))) tool_mpi_ensure();
+    int fields = tool_rank() == 0 && convert_fields_wanted(&a);
+    tool_mpi_bcast(&fields, sizeof fields, 0);
+    if (fields) {
+        tool_mpi_ensure(); /* a single process reads and writes through the MPI layer too */
+        return convert_fields(&a);
+    }
     if (tool_nranks() > 1) {
         int par = tool_rank() == 0 && convert_in_parallel(&a);
         tool_mpi_bcast(&par, sizeof par, 0);

@@ -99,6 +99,12 @@ int convert_compare(const verify_report *in, const verify_report *out, double d,
 void convert_print(const convert_args *a, const verify_report *in, const verify_report *out,
                    int precision);
 int convert_precision(const convert_args *a, int in_precision);
+/* Fields that are not one gauge configuration (convert_fields.c): rank 0
+ * decides (IN is a LIME file of several fields or of one that is not a
+ * gauge field, or an HDF5 file or group of such; MPI started for HDF5) and
+ * keeps the list; convert_fields, collective, converts them all. */
+int convert_fields_wanted(const convert_args *a);
+int convert_fields(const convert_args *a);
 /* Rank 0: IN is a LIME file and OUT ILDG or SciDAC (convert_parallel applies). */
 int convert_in_parallel(const convert_args *a);
 /* Collective under MPI: the conversion with the parallel reader and writer. */

@@ -61,20 +61,6 @@ static void note(verify_report *rep, int is_problem, const char *fmt, ...)
     tool_escape(is_problem ? rep->problems[(*n)++] : rep->warnings[(*n)++], VR_TEXT, raw);
 }
 
-/* Local: this rank's slab of the slowest dimension (t), x fastest. */
-static int slab(MPI_Comm comm, int nd, const uint64_t *dims, uint64_t elements, lattio_layout *l)
-{
-    int rank = 0, size = 1;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    uint64_t lo[LATTIO_MAX_DIMS] = {0}, count[LATTIO_MAX_DIMS];
-    memcpy(count, dims, sizeof count);
-    int rc = lattio_split(dims[nd - 1], (uint64_t)size, (uint64_t)rank, &lo[nd - 1], &count[nd - 1]);
-    if (rc == LATTIO_OK) rc = lattio_layout_init(l, nd, dims, lo, count, elements * 8);
-    for (int d = 0; rc == LATTIO_OK && d < nd; d++) l->file_order[d] = l->mem_order[d] = nd - 1 - d;
-    return rc;
-}
-
 /* Collective: read one listed field, into rep; a gauge field's observables. */
 static void verify_entry(const char *file, const lattio_h5_entry *e, int i, verify_report *rep, MPI_Comm comm,
                          lattio_layout *gl, double **glocal)
@@ -82,7 +68,7 @@ static void verify_entry(const char *file, const lattio_h5_entry *e, int i, veri
     char target[4096 + 300];
     if (snprintf(target, sizeof target, "%s:%s", file, e->path) >= (int)sizeof target) target[0] = '\0';
     lattio_layout l;
-    int rc = slab(comm, e->nd, e->dims, e->elements, &l);
+    int rc = tool_slab_layout(comm, e->nd, e->dims, e->elements, &l);
     const uint64_t n = rc == LATTIO_OK ? lattio_layout_local_sites(&l) * e->elements : 0;
     double *local = malloc(n ? n * sizeof *local : 1);
     lattio_field_desc d;

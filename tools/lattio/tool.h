@@ -57,6 +57,10 @@ int tool_mpi_share_status(int rc);
 int tool_mpi_first_failure(int failed);
 /* Run a non-parallel command on rank 0 only; every rank returns its status. */
 int tool_run_on_root(const tool_command *c, int argc, char **argv);
+/* Local: this rank's slab of the slowest dimension of a field of nd
+ * dimensions (dims x fastest), file order = memory order = t slowest,
+ * `elements` native doubles per site. */
+int tool_slab_layout(MPI_Comm comm, int nd, const uint64_t *dims, uint64_t elements, lattio_layout *l);
 
 /* Streaming block size for payload copies. */
 #define TOOL_BLOCK_SIZE ((size_t)8 << 20)

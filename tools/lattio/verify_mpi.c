@@ -29,21 +29,6 @@ static struct {
     double *local;
 } kept;
 
-/* Local: this rank's slab of the slowest dimension, file order = reversed
- * dimension order (x fastest), native doubles. */
-static int slab_layout(const par_cmd *c, lattio_layout *l)
-{
-    uint64_t lo[LATTIO_MAX_DIMS] = {0}, count[LATTIO_MAX_DIMS];
-    memcpy(count, c->dims, sizeof count);
-    const int slow = c->nd - 1;
-    int rc = lattio_split(c->dims[slow], (uint64_t)tool_nranks(), (uint64_t)tool_rank(), &lo[slow],
-                          &count[slow]);
-    if (rc == LATTIO_OK) rc = lattio_layout_init(l, c->nd, c->dims, lo, count, c->elements * 8);
-    for (int d = 0; rc == LATTIO_OK && d < c->nd; d++)
-        l->file_order[d] = l->mem_order[d] = c->nd - 1 - d;
-    return rc == LATTIO_OK ? lattio_layout_check(l) : rc;
-}
-
 /* Collective: the most negative status of any rank. */
 static int agree(int rc)
 {
@@ -58,7 +43,7 @@ static int par_read(const char *path, const par_cmd *c, lattio_scidac_sum *compu
 {
     lattio_layout l;
     double *local = NULL;
-    int rc = slab_layout(c, &l);
+    int rc = tool_slab_layout(MPI_COMM_WORLD, c->nd, c->dims, c->elements, &l);
     const uint64_t n = rc == LATTIO_OK ? lattio_layout_local_sites(&l) * c->elements : 0;
     if (rc == LATTIO_OK && !(local = malloc(n ? n * sizeof *local : 1))) rc = LATTIO_ERR_NOMEM;
     rc = agree(rc);
