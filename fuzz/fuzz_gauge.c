@@ -1,6 +1,6 @@
 /* fuzz_gauge.c -- libFuzzer target for the gauge readers: format detection
- * and lattio_gauge_read of NERSC, MILC, openQCD and LIME (ILDG/SciDAC)
- * inputs.  Seeds: the real NERSC and LIME files and MILC/openQCD headers
+ * and lattio_gauge_read of NERSC, MILC, openQCD, HiRep and LIME (ILDG/SciDAC)
+ * inputs, SU(N) included.  Seeds: the real NERSC and LIME files and MILC/openQCD headers
  * (scripts/fuzz.sh).  Invariants: a known status; on success a field, a
  * volume matching the dims, and a header check that returns a status. */
 #include <mpi.h> /* links the upper layer (the gauge readers live there) */
@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(u != NULL);
         FUZZ_ASSERT(info.volume == info.dims[0] * info.dims[1] * info.dims[2] * info.dims[3]);
         lattio_gauge_stats st;
-        if (lattio_gauge_stats_compute(u, info.dims, &st) == LATTIO_OK)
+        if (lattio_gauge_stats_compute_nc(u, info.dims, info.colors, &st) == LATTIO_OK)
             (void)lattio_gauge_check_header(&info, &st);
     }
     lattio_gauge_free(u);

@@ -688,7 +688,9 @@ size_t lattio_real_size(int fmt);
 enum lattio_field_kind {
     LATTIO_FIELD_GENERIC = 0,    /* any SciDAC lattice field */
     LATTIO_FIELD_ILDG_GAUGE = 1, /* an ildg-format record says su3gauge */
-    LATTIO_FIELD_SU3_GAUGE = 2   /* SciDAC only: datatype *ColorMatrix, 3 colours, datacount 4 */
+    LATTIO_FIELD_SU3_GAUGE = 2   /* SciDAC only: an SU(N) gauge field: datatype *ColorMatrix or
+                                    Grid's *ColourMatrix<N>, colors N (none: 3), datacount 4;
+                                    lattio_field_gauge_colors gives N */
 };
 
 #define LATTIO_FIELD_TEXT_MAX 64
@@ -718,10 +720,15 @@ typedef struct lattio_field_info {
     int has_checksum;           /* a scidac-checksum record follows the binary record */
     lattio_scidac_sum stored;   /* its suma/sumb */
     int has_ildg_format, has_private_file, has_private_record;
+    int ildg_colors;            /* N of ildg-format's <field>su<N>gauge</field> (0: none) */
     char *lfn;                  /* ildg-data-lfn text, trailing NULs removed; NULL if none */
     char *file_xml;             /* scidac-file-xml payload (user text); NULL if none */
     char *record_xml;           /* scidac-record-xml payload (user text); NULL if none */
 } lattio_field_info;
+
+/* N of a gauge field (ILDG_GAUGE or SU3_GAUGE kind): its ildg-format's
+ * su<N>gauge, else its colors, else 3; 0 for any other field. */
+int lattio_field_gauge_colors(const lattio_field_info *fi);
 
 /* Free the strings of *fi (not fi itself) and zero them.  Accepts NULL. */
 void lattio_field_info_free(lattio_field_info *fi);
@@ -930,8 +937,8 @@ int lattio_field_verify(const char *path, int index, lattio_field_info *fi,
 /* --- gauge observables (src/field/gauge.c; local) ----------------------- */
 
 typedef struct lattio_gauge_stats {
-    double plaquette;  /* Re tr U_p / 3 averaged over sites and the six planes */
-    double link_trace; /* Re tr U / 3 averaged over all links */
+    double plaquette;  /* Re tr U_p / N averaged over sites and the six planes */
+    double link_trace; /* Re tr U / N averaged over all links */
     double unitarity;  /* max over links of max |(U^dagger U - 1)_ij| */
 } lattio_gauge_stats;
 
@@ -940,6 +947,11 @@ typedef struct lattio_gauge_stats {
  * row-major matrix as re,im pairs: 72 doubles per site), dims = lx,ly,lz,lt,
  * periodic boundaries.  Errors: ERR_ARG, ERR_OVERFLOW. */
 int lattio_gauge_stats_compute(const double *u, const uint64_t dims[4], lattio_gauge_stats *out);
+/* The same for N = colors (1 .. LATTIO_GAUGE_MAX_COLORS): N x N links,
+ * 8 N^2 doubles per site, Re tr / N (HiRep's and Grid's normalisation:
+ * 1 for the unit field). */
+#define LATTIO_GAUGE_MAX_COLORS 16
+int lattio_gauge_stats_compute_nc(const double *u, const uint64_t dims[4], int colors, lattio_gauge_stats *out);
 
 /* --- gauge configurations in every format (src/field/gauge_*.c, nersc.c,
  * milc.c, openqcd.c, detect.c; local, serial) -----------------------------
@@ -951,14 +963,15 @@ enum lattio_gauge_format {
     LATTIO_GAUGE_UNKNOWN = 0,
     LATTIO_GAUGE_ILDG = 1,    /* LIME: ildg-format + ildg-binary-data (QIO record set) */
     LATTIO_GAUGE_SCIDAC = 2,  /* LIME: SciDAC ColorMatrix field in scidac-binary-data */
-    LATTIO_GAUGE_NERSC = 3,   /* NERSC archive, 4D_SU3_GAUGE or 4D_SU3_GAUGE_3x3 */
+    LATTIO_GAUGE_NERSC = 3,   /* NERSC archive, 4D_SU3_GAUGE or 4D_SU<N>_GAUGE_<N>x<N> */
     LATTIO_GAUGE_MILC = 4,    /* MILC version 5 binary (magic 20103) */
     LATTIO_GAUGE_OPENQCD = 5, /* openQCD export format */
-    LATTIO_GAUGE_HDF5 = 6     /* HDF5 (QDP++ or Qlua layout): detected here, read and
+    LATTIO_GAUGE_HDF5 = 6,    /* HDF5 (QDP++ or Qlua layout): detected here, read and
                                  written by lattio_h5_read / _write (MPI library) only */
+    LATTIO_GAUGE_HIREP = 7    /* HiRep: big-endian NG, T, X, Y, Z, plaquette, SU(NG) links */
 };
 
-/* "ildg", "scidac", "nersc", "milc", "openqcd", "hdf5"; "unknown" otherwise. */
+/* "ildg", "scidac", "nersc", "milc", "openqcd", "hdf5", "hirep"; "unknown" otherwise. */
 const char *lattio_gauge_format_name(int format);
 /* The format of a name above; LATTIO_GAUGE_UNKNOWN for any other string. */
 int lattio_gauge_format_from_name(const char *name);
@@ -991,7 +1004,10 @@ typedef struct lattio_gauge_info {
     uint64_t volume;
     int precision;          /* bits of a stored real: 32 or 64 */
     int little_endian;      /* 1 when the stored reals are little-endian */
-    int rows;               /* rows stored per link: 2 (NERSC 4D_SU3_GAUGE) or 3 */
+    int rows;               /* rows stored per link: 2 (NERSC 4D_SU3_GAUGE) or N */
+    int colors;             /* N of SU(N): 3, or as the file says (ILDG su<N>gauge, SciDAC
+                               colors, NERSC 4D_SU<N>_GAUGE_<N>x<N>, HiRep NG); u then holds
+                               8 N^2 doubles per site */
     uint64_t data_offset;   /* first byte of the link data in the file */
     uint64_t data_length;   /* bytes of link data */
     int checksum_kind;      /* enum lattio_gauge_checksum */
@@ -999,9 +1015,9 @@ typedef struct lattio_gauge_info {
     uint32_t stored[2];     /* as the file says */
     uint32_t computed[2];   /* recomputed from the data */
     int has_plaquette;      /* the header states a plaquette (NERSC, openQCD) */
-    double plaquette;       /* the header's, normalised to Re tr / 3 (1 for the unit field) */
+    double plaquette;       /* the header's, normalised to Re tr / N (1 for the unit field) */
     int has_link_trace;     /* NERSC */
-    double link_trace;      /* the header's, Re tr / 3 */
+    double link_trace;      /* the header's, Re tr / N */
     lattio_record_info binary; /* ILDG/SciDAC: the binary record read */
     char problem[160];      /* when a read fails on the header: what was wrong, in words */
 } lattio_gauge_info;
@@ -1026,6 +1042,8 @@ int lattio_gauge_read(const char *path, lattio_gauge_info *info, double **u);
 /* Room for volume * 72 doubles (NULL when out of memory or too large);
  * release with lattio_gauge_free. */
 double *lattio_gauge_alloc(uint64_t volume);
+/* Room for volume * 8 colors^2 doubles (an SU(N) field), the same way. */
+double *lattio_gauge_alloc_nc(uint64_t volume, int colors);
 void lattio_gauge_free(double *u);
 
 /* Tolerances of the checks below: header values are printed with about 10
@@ -1041,7 +1059,10 @@ int lattio_gauge_check_header(const lattio_gauge_info *info, const lattio_gauge_
 
 typedef struct lattio_gauge_write_options {
     int precision;     /* 32 or 64 (openQCD: always 64; MILC version 5: always 32) */
-    int nersc_rows;    /* NERSC: 2 (4D_SU3_GAUGE) or 3 (4D_SU3_GAUGE_3x3) */
+    int nersc_rows;    /* NERSC: 2 (4D_SU3_GAUGE) or 3 (4D_SU<N>_GAUGE_<N>x<N>) */
+    int colors;        /* N of the SU(N) field u (0: 3); u holds 8 N^2 doubles per site.
+                          ILDG, SciDAC, NERSC, HiRep take any N up to
+                          LATTIO_GAUGE_MAX_COLORS; MILC and openQCD only 3 (ERR_UNSUPPORTED) */
     int little_endian; /* NERSC and MILC: store little-endian (default: NERSC big, MILC little) */
     const char *lfn;   /* ILDG: the ildg-data-lfn text (default "lattio") */
     const char *label; /* NERSC ENSEMBLE_LABEL, MILC time stamp, SciDAC file XML annotation */

@@ -37,7 +37,8 @@ if [ -e tests/data/real/lime_writer_test1.lime ]; then
 fi
 
 # Seeds of the gauge formats without a real file here: MILC (little-endian
-# magic, 2^4 lattice) and openQCD (2^4), headers right, links zero; and the
+# magic, 2^4 lattice), openQCD (2^4) and HiRep (SU(2), 2^4), headers right,
+# links zero; and the
 # committed seeds (fuzz/seeds: a container written by lattio's serial writer).
 python3 - "$corpus" <<'PY'
 import struct, sys
@@ -46,6 +47,8 @@ milc = struct.pack("<5i", 20103, 2, 2, 2, 2) + b"fuzz seed".ljust(64, b"\0") + s
 open(d + "/seed.milc", "wb").write(milc + bytes(16 * 4 * 18 * 4))
 oqcd = struct.pack("<4id", 2, 2, 2, 2, 1.0)
 open(d + "/seed.openqcd", "wb").write(oqcd + bytes(8 * 8 * 144))
+hirep = struct.pack(">5id", 2, 2, 2, 2, 2, 1.0)  # SU(2) on 2^4
+open(d + "/seed.hirep", "wb").write(hirep + bytes(16 * 4 * 4 * 16))
 PY
 cp fuzz/seeds/* "$corpus/"
 

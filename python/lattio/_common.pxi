@@ -70,6 +70,7 @@ cdef extern from "lattio.h" nogil:
         int precision
         int little_endian
         int rows
+        int colors
         uint64_t data_offset
         uint64_t data_length
         int checksum_kind
@@ -91,6 +92,7 @@ cdef extern from "lattio.h" nogil:
     ctypedef struct lattio_gauge_write_options:
         int precision
         int nersc_rows
+        int colors
         int little_endian
         const char *lfn
         const char *label
@@ -118,6 +120,8 @@ cdef extern from "lattio.h" nogil:
     int lattio_gauge_stats_compute(const double *u, const uint64_t dims[4], lattio_gauge_stats *out)
     int lattio_gauge_check_header(const lattio_gauge_info *info, const lattio_gauge_stats *stats)
     void lattio_gauge_write_options_default(lattio_gauge_write_options *opt, int format)
+    int lattio_gauge_stats_compute_nc(const double *u, const uint64_t dims[4], int colors,
+                                      lattio_gauge_stats *out)
     int lattio_gauge_write(const char *path, int format, const lattio_gauge_write_options *opt,
                            const uint64_t dims[4], const double *u)
 
@@ -284,6 +288,7 @@ cdef int prepare(lattio_layout *l, lattio_field_desc *d, int kind, int mem_forma
     a field descriptor with the library's defaults."""
     make_layout(l, glob, lo, count, elements * (4 if mem_format == REAL_F32 else 8))
     lattio_field_desc_default(d, kind, mem_format, disk_format, elements)
+    d.elements = elements  # an SU(N) gauge field: 8 N^2 (the default says SU(3)'s 72)
     return 0
 
 

@@ -38,6 +38,7 @@ cdef dict gauge_info_dict(lattio_gauge_info *g):
         "format": lattio_gauge_format_name(g.format).decode(),
         "dims": tuple(int(g.dims[k]) for k in range(4)),
         "precision": g.precision, "little_endian": bool(g.little_endian), "rows": g.rows,
+        "colors": g.colors or 3,
         "data_offset": int(g.data_offset), "data_length": int(g.data_length),
         "checksum_kind": g.checksum_kind, "has_checksum": bool(g.has_checksum),
         "stored": (int(g.stored[0]), int(g.stored[1])),
@@ -50,7 +51,7 @@ cdef dict gauge_info_dict(lattio_gauge_info *g):
 
 def gauge_read(path):
     """Serial read of a whole gauge configuration (any format but HDF5).
-    Returns (status, info, u): u is (lt, lz, ly, lx, 4, 3, 3) complex128 in
+    Returns (status, info, u): u is (lt, lz, ly, lx, 4, N, N) complex128 in
     ILDG order, filled also when the status is ERR_CHECKSUM (the caller
     decides); any other failure raises."""
     cdef bytes p = fspath(path)
@@ -70,24 +71,25 @@ def gauge_read(path):
         raise err
     cdef _CBuffer owner = _CBuffer()
     owner.ptr = u
-    cdef cnp.npy_intp n = <cnp.npy_intp>(g.volume * 36)
+    nc = g.colors or 3
+    cdef cnp.npy_intp n = <cnp.npy_intp>(g.volume * 4 * nc * nc)
     cdef cnp.ndarray arr = cnp.PyArray_SimpleNewFromData(1, &n, cnp.NPY_COMPLEX128, <void *>u)
     cnp.set_array_base(arr, owner)
     dims = tuple(int(g.dims[k]) for k in range(4))
-    return rc, gauge_info_dict(&g), arr.reshape(dims[::-1] + (4, 3, 3))
+    return rc, gauge_info_dict(&g), arr.reshape(dims[::-1] + (4, nc, nc))
 
 
 def gauge_stats(cnp.ndarray u):
-    """(plaquette, link trace, unitarity) of a whole (T, Z, Y, X, 4, 3, 3)
-    complex128 C-contiguous gauge field."""
+    """(plaquette, link trace, unitarity) of a whole (T, Z, Y, X, 4, N, N)
+    complex128 C-contiguous SU(N) gauge field (Re tr / N)."""
     cdef uint64_t dims[4]
     cdef lattio_gauge_stats s
-    cdef int rc
+    cdef int rc, nc = u.shape[6]
     for k in range(4):
         dims[k] = u.shape[3 - k]
     cdef const double *up = <const double *>data_of(u)
     with nogil:
-        rc = lattio_gauge_stats_compute(up, dims, &s)
+        rc = lattio_gauge_stats_compute_nc(up, dims, nc, &s)
     check(rc, "gauge observables")
     return s.plaquette, s.link_trace, s.unitarity
 
@@ -109,16 +111,17 @@ def gauge_check_header(dict info, double plaquette, double link_trace):
 
 
 def gauge_write(path, str fmt, cnp.ndarray u, int precision, dict meta):
-    """Serial write of a whole gauge field u ((T, Z, Y, X, 4, 3, 3) complex128,
-    C-contiguous) in format fmt (ildg, scidac, nersc, milc, openqcd); the file
-    is written under a temporary name and renamed."""
-    names = {"ildg": 1, "scidac": 2, "nersc": 3, "milc": 4, "openqcd": 5}
+    """Serial write of a whole SU(N) gauge field u ((T, Z, Y, X, 4, N, N)
+    complex128, C-contiguous) in format fmt (ildg, scidac, nersc, milc,
+    openqcd, hirep); the file is written under a temporary name and renamed."""
+    names = {"ildg": 1, "scidac": 2, "nersc": 3, "milc": 4, "openqcd": 5, "hirep": 7}
     cdef int f = names[fmt]
     cdef bytes p = fspath(path)
     cdef const char *cp = p
     cdef lattio_gauge_write_options o
     lattio_gauge_write_options_default(&o, f)
     o.precision = precision
+    o.colors = u.shape[6]
     cdef bytes lfn = opt_bytes(meta.get("lfn"), "lfn")
     cdef bytes label = opt_bytes(meta.get("label"), "label")
     cdef bytes fx = opt_bytes(meta.get("file_xml"), "file_xml")

@@ -113,7 +113,7 @@ def gauge_stats_mpi(comm, glob, lo, count, cnp.ndarray local):
     cdef lattio_gauge_stats s
     cdef MPI_Comm c = as_comm(comm)
     cdef int rc
-    make_layout(&l, glob, lo, count, 576)
+    make_layout(&l, glob, lo, count, 64 * local.shape[6] * local.shape[6])
     cdef const double *p = <const double *>data_of(local)
     with nogil:
         rc = lattio_gauge_stats_mpi(c, &l, p, &s)

@@ -28,12 +28,20 @@ __all__ = ["load", "load_fields", "save", "info", "verify", "memmap", "format_of
 #: A path to a file (HDF5 also ``"FILE:/object"``).
 PathLike = Union[str, "os.PathLike[str]"]
 
-FORMATS = ("ildg", "scidac", "nersc", "milc", "openqcd", "hdf5")
+FORMATS = ("ildg", "scidac", "nersc", "milc", "openqcd", "hdf5", "hirep")
 #: The library's field types (src/field/types.c): name -> stem (QIO's
 #: datatype USQCD_<F|D><Nc>_<stem>), kinds (S spin, C colour axes), complex,
 #: axes (the datum's axis names, the ones lattio.open and xarray give).
 FIELD_TYPES: Dict[str, Dict[str, Any]] = {t["name"]: t for t in _core.field_types()}
 _GAUGE_SITE = (4, 3, 3)
+_MAX_COLORS = 16  # LATTIO_GAUGE_MAX_COLORS
+_SU3_ONLY = ("milc", "openqcd", "hdf5")  # formats that hold SU(3) gauge fields only
+
+
+def _is_gauge(array) -> bool:
+    """An SU(N) gauge field's shape: (T, Z, Y, X, 4, N, N), N = 2 .. 16."""
+    return array.ndim == 7 and array.shape[4] == 4 and array.shape[5] == array.shape[6] \
+        and 2 <= array.shape[5] <= _MAX_COLORS
 _META_KEYS = {"lfn", "file_xml", "record_xml", "date", "label", "datatype", "nersc_rows", "little_endian"}
 _UNITARITY_TOL = 1e-5  # LATTIO_GAUGE_UNITARITY_TOL
 
@@ -58,7 +66,7 @@ def _h5_split(target):
 
 #: The format a path's suffix names (save's default); any other suffix: ILDG.
 SUFFIXES = {".ildg": "ildg", ".lime": "ildg", ".scidac": "scidac", ".nersc": "nersc", ".milc": "milc",
-            ".openqcd": "openqcd", ".oqcd": "openqcd", ".h5": "hdf5", ".hdf5": "hdf5"}
+            ".openqcd": "openqcd", ".oqcd": "openqcd", ".h5": "hdf5", ".hdf5": "hdf5", ".hirep": "hirep"}
 
 
 def format_of(path: PathLike) -> str:
@@ -373,6 +381,7 @@ def _load_plain(path, comm, grid, verify, dtype):
     err, g = comm.bcast((err, g), root=0)
     if err is not None:
         raise err
+    site = (4, g["colors"], g["colors"])
 
     def setup():
         dims, coords = grid_of(comm, 4, grid)
@@ -389,7 +398,7 @@ def _load_plain(path, comm, grid, verify, dtype):
                 comm.Send(blk, dest=r, tag=77)
         return mine
     _lo, cnt = box(extents, dims, coords)
-    mine = np.empty(cnt + _GAUGE_SITE, dtype=dt)
+    mine = np.empty(cnt + site, dtype=dt)
     comm.Recv(mine, source=0, tag=77)
     return mine
 
@@ -503,10 +512,13 @@ def _check_array(array, fmt, parallel=False):
         raise ValueError("array is not C-contiguous (use numpy.ascontiguousarray)")
     if not array.dtype.isnative:
         raise ValueError("array must be in native byte order, not %s" % array.dtype)
-    gauge = array.ndim == 7 and array.shape[4:] == _GAUGE_SITE
-    if fmt in ("ildg", "nersc", "milc", "openqcd") and not gauge:
-        raise ValueError("%s stores SU(3) gauge fields: array shape must be (T, Z, Y, X, 4, 3, 3), not %r"
+    gauge = _is_gauge(array)
+    if fmt in ("ildg", "nersc", "milc", "openqcd", "hirep") and not gauge:
+        raise ValueError("%s stores gauge fields: array shape must be (T, Z, Y, X, 4, N, N), not %r"
                          % (fmt, array.shape))
+    if gauge and array.shape[5] != 3 and fmt in _SU3_ONLY:
+        raise ValueError("%s stores SU(3) gauge fields, not SU(%d) (ILDG, SciDAC, NERSC and HiRep hold any N)"
+                         % (fmt, array.shape[5]))
     if array.ndim < 4:
         raise ValueError("array shape %r: a 4-D lattice (T, Z, Y, X, ...) is needed" % (array.shape,))
     kinds = (np.complex64, np.complex128) if gauge else (np.complex64, np.complex128, np.float32, np.float64)
@@ -647,7 +659,7 @@ def save(path: PathLike, array: Union[np.ndarray, Sequence[np.ndarray]], *, form
     where = _placement(comm, grid, first)
     if format == "openqcd" and any(n % 2 for n in where.glob):
         raise ValueError("openQCD needs even extents, not %r" % (where.glob,))
-    if format in ("nersc", "milc", "openqcd"):
+    if format in ("nersc", "milc", "openqcd", "hirep"):
         return _save_plain(path, first, how, where)
     return _save_field(path, arrays, gauge, how, where)
 
@@ -702,7 +714,7 @@ def _save_field(path, arrays, gauge, how, where):
     meta = dict(how.meta)
     if gauge:
         kind = _core.FIELD_ILDG_GAUGE if how.format in ("ildg", "hdf5") else _core.FIELD_SU3_GAUGE
-        datacount, colors, spins = 4, 3, 0
+        datacount, colors, spins = 4, int(site[1]), 0
     else:
         kind, colors, spins = _core.FIELD_GENERIC, 0, 0
         datacount = int(site[0]) if len(site) >= 2 else 1
@@ -817,12 +829,12 @@ def _save_plain(path, array, how, where):
     dims, coords = grid_of(comm, 4, where.grid)
     whole, err = None, None
     if comm.Get_rank() == 0:
-        whole = np.empty(where.glob + _GAUGE_SITE, dtype=np.complex128)
+        whole = np.empty(where.glob + array.shape[4:], dtype=np.complex128)
         for r, _lo, cnt, sl in blocks(comm, dims, where.glob):
             if r == 0:
                 whole[sl] = array
             else:
-                blk = np.empty(cnt + _GAUGE_SITE, dtype=array.dtype)
+                blk = np.empty(cnt + array.shape[4:], dtype=array.dtype)
                 comm.Recv(blk, source=r, tag=78)
                 whole[sl] = blk
         try:
@@ -856,7 +868,7 @@ def info(path: PathLike) -> List[Dict[str, Any]]:
     fmt = _core.detect(file) if os.path.isfile(file) else None
     if fmt == "hdf5":
         return _parallel().h5_list(None, file)
-    if fmt in ("nersc", "milc", "openqcd"):
+    if fmt in ("nersc", "milc", "openqcd", "hirep"):
         from .file import File
         f = File(file)
         g = f.fields[0]
@@ -933,7 +945,7 @@ def _verify_lime(path, rep):
         elif stored is None:
             rep["warnings"].append("%s at offset %d: no scidac-checksum" % (fi["type"], fi["offset"]))
         if values is not None and rc in (0, _core.ERR_CHECKSUM):  # a damaged field is still measured
-            u = values.view(np.complex128).reshape(tuple(fi["dims"][::-1]) + _GAUGE_SITE)
+            u = values.view(np.complex128).reshape(tuple(fi["dims"][::-1]) + tuple(fi["site"]))
     return u
 
 

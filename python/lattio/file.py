@@ -18,6 +18,7 @@ False.
 from __future__ import annotations
 
 import os
+import re
 import struct
 import xml.etree.ElementTree as ET
 from typing import Any, Dict, List, Optional, Tuple, Union
@@ -298,15 +299,15 @@ def _header_field(file: File) -> Field:
     size = os.path.getsize(file.path)
     with _bopen(file.path) as f:
         head = f.read(1 << 16)
-    parse = {"nersc": _nersc, "milc": _milc, "openqcd": _openqcd}[file.format]
+    parse = {"nersc": _nersc, "milc": _milc, "openqcd": _openqcd, "hirep": _hirep}[file.format]
     try:
         meta, dims, disk, checksum = parse(head, size)
     except (ValueError, KeyError, struct.error) as e:
         _core.gauge_read(file.path)  # the library's own, specific error
         raise FormatError(-201, "ERR_BAD_HEADER", "bad header", str(e), file.path) from None
     file.metadata = meta
-    prec = disk["precision"]
-    return Field(file, 0, name="gauge", kind="gauge", shape=tuple(dims[::-1]) + (4, 3, 3),
+    prec, nc = disk["precision"], disk.get("colors", 3)
+    return Field(file, 0, name="gauge", kind="gauge", shape=tuple(dims[::-1]) + (4, nc, nc),
                  dtype=np.dtype(np.complex64 if prec == 32 else np.complex128), precision=prec,
                  checksum=checksum, metadata=meta, disk=disk)
 
@@ -331,15 +332,23 @@ def _nersc(head: bytes, size: int):
     fp = str(header.get("FLOATING_POINT", "IEEE64BIG")).upper()
     prec = 32 if "32" in fp else 64
     little = "LITTLE" in fp
-    rows = 2 if str(header.get("DATATYPE", "4D_SU3_GAUGE")).upper() == "4D_SU3_GAUGE" else 3
+    datatype = str(header.get("DATATYPE", "4D_SU3_GAUGE")).upper()
+    su = re.fullmatch(r"4D_SU(\d+)_GAUGE_(\d+)X(\d+)", datatype)
+    if datatype == "4D_SU3_GAUGE":
+        rows, nc = 2, 3
+    elif su and su.group(1) == su.group(2) == su.group(3):
+        rows = nc = int(su.group(1))
+    else:
+        raise ValueError("NERSC: DATATYPE %s" % datatype)
     if min(dims) < 1:
         raise ValueError("NERSC: dimensions %r" % (dims,))
     volume = int(np.prod(dims, dtype=np.int64))
-    _expect(size, offset + volume * 4 * rows * 3 * 2 * (prec // 8), "NERSC")
+    _expect(size, offset + volume * 4 * rows * nc * 2 * (prec // 8), "NERSC")
     code = ("<" if little else ">") + _value_code(prec, True)
     meta = {"header": header, "plaquette": header.get("PLAQUETTE"), "link_trace": header.get("LINK_TRACE"),
             "ensemble": header.get("ENSEMBLE_LABEL", header.get("ENSEMBLE_ID"))}
-    return meta, dims, {"offset": offset, "dtype": np.dtype(code), "rows": rows, "precision": prec}, "nersc"
+    return meta, dims, {"offset": offset, "dtype": np.dtype(code), "rows": rows, "colors": nc,
+                        "precision": prec}, "nersc"
 
 
 def _milc(head: bytes, size: int):
@@ -370,6 +379,19 @@ def _openqcd(head: bytes, size: int):
     header = {"dims_txyz": (n0, n1, n2, n3), "plaquette_sum": plaq}
     return ({"header": header, "plaquette": plaq / 3.0}, dims,
             {"offset": 24, "dtype": np.dtype("<c16"), "rows": 3, "precision": 64, "openqcd": (n0, n1, n2, n3)},
+            "none")
+
+
+def _hirep(head: bytes, size: int):
+    ng, t, x, y, z = struct.unpack(">5i", head[:20])
+    plaq = struct.unpack(">d", head[20:28])[0]
+    dims = (x, y, z, t)
+    if not 2 <= ng <= 16 or min(dims) < 1:
+        raise ValueError("HiRep: NG %d, dimensions %r" % (ng, dims))
+    _expect(size, 28 + int(np.prod(dims, dtype=np.int64)) * 4 * ng * ng * 16, "HiRep")
+    header = {"NG": ng, "dims_txyz": (t, x, y, z), "plaquette": plaq}
+    return ({"header": header, "plaquette": plaq}, dims,
+            {"offset": 28, "dtype": np.dtype(">c16"), "rows": ng, "colors": ng, "precision": 64, "hirep": True},
             "none")
 
 
@@ -439,13 +461,21 @@ def _read_part(field: Field, key: tuple) -> np.ndarray:
         out = _h5_part(field, lat)
     elif "openqcd" in d:
         out = _openqcd_part(field, lat)
+    elif "hirep" in d:  # sites t, x, y, z (z fastest), links t, x, y, z
+        t, z, y, x = field.shape[:4]
+        mm = np.memmap(field.file.path, dtype=d["dtype"], mode="r", offset=d["offset"],
+                       shape=(t, x, y, z) + field.shape[4:])
+        part = np.asarray(mm.transpose(0, 3, 2, 1, 4, 5, 6)[lat])  # only these pages are read
+        del mm
+        out = part[..., [1, 2, 3, 0], :, :].astype(field.dtype)
     else:
-        rows = d.get("rows", 3)
-        disk_shape = field.shape[:4] + ((4, rows, 3) if field.kind == "gauge" else field.shape[4:])
+        nc = field.shape[6] if field.kind == "gauge" else 0
+        rows = d.get("rows", nc)
+        disk_shape = field.shape[:4] + ((4, rows, nc) if field.kind == "gauge" else field.shape[4:])
         mm = np.memmap(field.file.path, dtype=d["dtype"], mode="r", offset=d["offset"], shape=disk_shape)
         part = np.asarray(mm[lat])  # only these pages are read
         del mm
-        if rows == 2:  # the third row as the library makes it: conj(row0 x row1), in double
+        if rows == 2 and nc == 3:  # the third row as the library makes it: conj(row0 x row1), in double
             part = part.astype(np.complex128)
             third = np.conj(np.cross(part[..., 0, :], part[..., 1, :]))
             part = np.concatenate([part, third[..., None, :]], axis=-2)

@@ -124,6 +124,19 @@ def test_multi_field_save(shared_dir, fmt):
     assert not os.path.exists(other)
 
 
+@pytest.mark.parametrize("fmt", ["ildg", "hirep"])
+def test_sun_save_load(shared_dir, fmt):
+    """An SU(4) field in blocks: saved collectively, loaded in blocks and
+    whole equal to it, its plaquette NumPy's (test_sun.plaquette)."""
+    from test_sun import plaquette, random_sun
+    u = random_sun(4, 9)
+    path = os.path.join(shared_dir, "sun4." + fmt)
+    lattio.save(path, block(u, WORLD), format=fmt, comm=WORLD)
+    assert gathered_equal(lattio.load(path, comm=WORLD), block(u, WORLD))
+    assert np.array_equal(lattio.load(path), u)
+    assert abs(lattio.verify(path)["plaquette"] - plaquette(u)) < 1e-12
+
+
 def test_failure_on_one_rank(shared_dir):
     """Rank 1 alone passes a bad array or dtype: every rank raises, none hangs,
     and no file is made."""

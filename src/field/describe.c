@@ -45,11 +45,13 @@ void lattio_field_describe(lattio_field_info *fi, const lattio_field_desc *d, co
     fi->precision_code = prec == 32 ? 'F' : 'D';
     if (d->datatype) snprintf(fi->datatype, sizeof fi->datatype, "%s", d->datatype);
     else if (lattio_field_is_gauge_kind(d->kind))
-        snprintf(fi->datatype, sizeof fi->datatype, "USQCD_%c3_ColorMatrix", fi->precision_code);
+        snprintf(fi->datatype, sizeof fi->datatype, "USQCD_%c%d_ColorMatrix", fi->precision_code,
+                 d->colors > 0 ? d->colors : 3);
     else snprintf(fi->datatype, sizeof fi->datatype, "lattio_%c_real", fi->precision_code);
     if (d->date) snprintf(fi->date, sizeof fi->date, "%s", d->date);
     strcpy(fi->record_version, "1.1");
     fi->colors = d->colors;
+    if (lattio_field_is_gauge_kind(d->kind)) fi->ildg_colors = d->colors > 0 ? d->colors : 3;
     fi->spins = d->spins;
     fi->datacount = d->datacount;
     fi->typesize = d->elements / d->datacount * (uint64_t)(prec / 8);

@@ -42,9 +42,11 @@ static int classify(const unsigned char *h, size_t got, uint64_t size, int *form
         *format = LATTIO_GAUGE_HDF5;
     else if (got >= 24 && gauge_openqcd_header(h, size, NULL) == LATTIO_OK)
         *format = LATTIO_GAUGE_OPENQCD;
+    else if (got >= 28 && gauge_hirep_header(h, size, NULL, NULL) == LATTIO_OK)
+        *format = LATTIO_GAUGE_HIREP;
     else
         return LATTIO_FAIL(LATTIO_ERR_UNKNOWN_FORMAT,
-                           "no LIME magic, NERSC header, MILC magic, HDF5 signature or openQCD header");
+                           "no LIME magic, NERSC header, MILC magic, HDF5 signature, openQCD or HiRep header");
     return LATTIO_OK;
 }
 
@@ -56,7 +58,7 @@ int lattio_gauge_detect(const char *path, int *format)
     const int fd = open(path, O_RDONLY | O_CLOEXEC);
     RETURN_IF_ERRNO(fd < 0, LATTIO_ERR_OPEN);
     lattio_source src;
-    unsigned char h[24];
+    unsigned char h[28];
     size_t got = 0;
     int rc = lattio_source_fd(fd, &src);
     if (rc == LATTIO_OK) rc = lattio_source_read_at(&src, 0, h, sizeof h, &got);

@@ -36,12 +36,13 @@ void lattio_field_date_now(char *out, size_t size);
  * lattio_last_detail (and the trace). */
 int lattio_field_sum_mismatch(const lattio_field_info *fi, lattio_scidac_sum sum);
 
-/* su3.c: links are 18 doubles (3x3 complex, row-major, re/im pairs).
+/* sun.c: links are 2 n^2 doubles (n x n complex, row-major, re/im pairs;
+ * n <= LATTIO_GAUGE_MAX_COLORS).
  * Re tr(a b (d c)^dagger): the plaquette U_mu(x) U_nu(x+mu) U_mu(x+nu)^+
  * U_nu(x)^+ with a = U_mu(x), b = U_nu(x+mu), c = U_mu(x+nu), d = U_nu(x).
  * Re tr of a link, and max_ij |(U^dagger U - 1)_ij| (infinity for NaN). */
-double lattio_su3_plaquette(const double *a, const double *b, const double *c, const double *d);
-void lattio_su3_link(const double *u, double *re_tr, double *dev);
+double lattio_sun_plaquette(const double *a, const double *b, const double *c, const double *d, int n);
+void lattio_sun_link(const double *u, int n, double *re_tr, double *dev);
 
 
 /* recordset.c: the records of a field's set before its binary record, in

@@ -8,6 +8,8 @@
 #include "field_internal.h"
 
 #define GAUGE_SITE_DOUBLES 72 /* 4 links x 3 x 3 complex */
+#define GAUGE_SITE_DOUBLES_NC(n) (8 * (uint64_t)(n) * (uint64_t)(n)) /* 4 links x N x N complex */
+#define GAUGE_SITE_DOUBLES_MAX GAUGE_SITE_DOUBLES_NC(LATTIO_GAUGE_MAX_COLORS)
 #define GAUGE_MAX_EXTENT (UINT64_C(1) << 24)
 
 /* Running checksum over stored 32-bit words in host order. */
@@ -31,10 +33,11 @@ int gauge_volume(const uint64_t dims[4], uint64_t bytes_per_site, uint64_t *volu
                  uint64_t *bytes);
 
 /* Read `volume` sites of links stored in ILDG order, `rows` rows of each
- * 3x3 matrix in file format fmt, from src at offset; fill u (the third row
- * rebuilt when rows == 2) and the checksum. */
+ * colors x colors matrix in file format fmt, from src at offset; fill u
+ * (SU(3)'s third row rebuilt when rows == 2) and the checksum.  rows is
+ * colors, or 2 for 3 colours (ERR_ARG). */
 int gauge_read_links(const lattio_source *src, uint64_t offset, uint64_t volume, int fmt,
-                     int rows, double *u, gauge_sum *sum);
+                     int rows, int colors, double *u, gauge_sum *sum);
 
 /* Third row of a 3x3 complex row-major matrix: conj(row0 x row1). */
 void gauge_reconstruct_row(double *m);
@@ -55,7 +58,7 @@ int gauge_out_close(gauge_out *o, int ok);
 
 /* Write (o != NULL) and/or checksum the links of u as `rows` rows per
  * matrix in file format fmt. */
-int gauge_write_links(gauge_out *o, const double *u, uint64_t volume, int fmt, int rows,
+int gauge_write_links(gauge_out *o, const double *u, uint64_t volume, int fmt, int rows, int colors,
                       gauge_sum *sum);
 
 /* Per format.  The read functions fill *info and *u (allocated here). */
@@ -64,16 +67,21 @@ int gauge_milc_read(const lattio_source *src, lattio_gauge_info *info, double **
 int gauge_openqcd_read(const lattio_source *src, lattio_gauge_info *info, double **u);
 int gauge_lime_read(const char *path, lattio_gauge_info *info, double **u);
 int gauge_openqcd_header(const unsigned char h[24], uint64_t size, uint64_t dims[4]);
+int gauge_hirep_read(const lattio_source *src, lattio_gauge_info *info, double **u);
+/* HiRep: NG in 2 .. LATTIO_GAUGE_MAX_COLORS and extents whose links give the file size. */
+int gauge_hirep_header(const unsigned char h[28], uint64_t size, int *colors, uint64_t dims[4]);
 
 int gauge_nersc_write(gauge_out *o, const lattio_gauge_write_options *opt, const uint64_t dims[4],
                       const double *u);
 int gauge_milc_write(gauge_out *o, const lattio_gauge_write_options *opt, const uint64_t dims[4],
                      const double *u);
 int gauge_openqcd_write(gauge_out *o, const uint64_t dims[4], const double *u);
+int gauge_hirep_write(gauge_out *o, const lattio_gauge_write_options *opt, const uint64_t dims[4],
+                      const double *u);
 int gauge_lime_write(const char *path, int format, const lattio_gauge_write_options *opt,
                      const uint64_t dims[4], const double *u);
 
-/* Allocate volume * 72 doubles (ERR_NOMEM / ERR_OVERFLOW). */
-int gauge_alloc(uint64_t volume, double **u);
+/* Allocate volume * 8 colors^2 doubles (ERR_NOMEM / ERR_OVERFLOW / ERR_ARG). */
+int gauge_alloc(uint64_t volume, int colors, double **u);
 
 #endif

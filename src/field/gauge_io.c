@@ -14,17 +14,17 @@
 
 /* --- public entry points -------------------------------------------------- */
 
-static const char *const format_names[] = {"unknown", "ildg", "scidac", "nersc", "milc", "openqcd", "hdf5"};
+static const char *const format_names[] = {"unknown", "ildg", "scidac", "nersc", "milc", "openqcd", "hdf5", "hirep"};
 
 const char *lattio_gauge_format_name(int format)
 {
-    if (format < 1 || format > LATTIO_GAUGE_HDF5) return format_names[0];
+    if (format < 1 || format > LATTIO_GAUGE_HIREP) return format_names[0];
     return format_names[format];
 }
 
 int lattio_gauge_format_from_name(const char *name)
 {
-    for (int f = 1; name && f <= LATTIO_GAUGE_HDF5; f++)
+    for (int f = 1; name && f <= LATTIO_GAUGE_HIREP; f++)
         if (strcmp(name, format_names[f]) == 0) return f;
     return LATTIO_GAUGE_UNKNOWN;
 }
@@ -48,6 +48,7 @@ static int read_plain(const char *path, int format, lattio_gauge_info *info, dou
     if (rc == LATTIO_OK) {
         if (format == LATTIO_GAUGE_NERSC) rc = gauge_nersc_read(&src, info, u);
         else if (format == LATTIO_GAUGE_MILC) rc = gauge_milc_read(&src, info, u);
+        else if (format == LATTIO_GAUGE_HIREP) rc = gauge_hirep_read(&src, info, u);
         else rc = gauge_openqcd_read(&src, info, u);
     }
     close(fd);
@@ -73,6 +74,7 @@ int lattio_gauge_read(const char *path, lattio_gauge_info *info, double **u)
         *u = NULL;
         return rc;
     }
+    if (!info->colors) info->colors = 3; /* MILC, openQCD: SU(3) */
     if (rc == LATTIO_OK && info->has_checksum &&
         (info->stored[0] != info->computed[0] || info->stored[1] != info->computed[1]))
         rc = LATTIO_FAIL(LATTIO_ERR_CHECKSUM, "stored checksum != computed");
@@ -97,7 +99,12 @@ static int check_write_args(int format, const lattio_gauge_write_options *opt,
     RETURN_IF(!dims || !u || !opt, LATTIO_ERR_ARG);
     RETURN_IF(opt->precision != 32 && opt->precision != 64, LATTIO_ERR_ARG);
     RETURN_IF(opt->nersc_rows != 2 && opt->nersc_rows != 3, LATTIO_ERR_ARG);
-    RETURN_IF(format < LATTIO_GAUGE_ILDG || format > LATTIO_GAUGE_OPENQCD, LATTIO_ERR_ARG);
+    RETURN_IF(format < LATTIO_GAUGE_ILDG || format > LATTIO_GAUGE_HIREP || format == LATTIO_GAUGE_HDF5, LATTIO_ERR_ARG);
+    RETURN_IF(opt->colors < 0 || opt->colors == 1 || opt->colors > LATTIO_GAUGE_MAX_COLORS, LATTIO_ERR_ARG);
+    if (opt->colors && opt->colors != 3 && (format == LATTIO_GAUGE_MILC || format == LATTIO_GAUGE_OPENQCD)) {
+        lattio_detail_set("%s stores SU(3) fields only, not SU(%d)", lattio_gauge_format_name(format), opt->colors);
+        return LATTIO_FAIL(LATTIO_ERR_UNSUPPORTED, "SU(N) in an SU(3) format");
+    }
     uint64_t v, b;
     return gauge_volume(dims, 0, &v, &b) == LATTIO_OK ? LATTIO_OK : LATTIO_ERR_ARG;
 }
@@ -119,6 +126,7 @@ int lattio_gauge_write(const char *path, int format, const lattio_gauge_write_op
     int rc;
     if (format == LATTIO_GAUGE_NERSC) rc = gauge_nersc_write(&o, opt, dims, u);
     else if (format == LATTIO_GAUGE_MILC) rc = gauge_milc_write(&o, opt, dims, u);
+    else if (format == LATTIO_GAUGE_HIREP) rc = gauge_hirep_write(&o, opt, dims, u);
     else rc = gauge_openqcd_write(&o, dims, u);
     const int rc2 = gauge_out_close(&o, rc == LATTIO_OK);
     return rc != LATTIO_OK ? rc : rc2;

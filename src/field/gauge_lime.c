@@ -8,24 +8,24 @@
 
 #define PROBLEM(info, ...) snprintf((info)->problem, sizeof (info)->problem, __VA_ARGS__)
 
-static int is_su3(const lattio_field_info *fi)
+static int is_sun(const lattio_field_info *fi)
 {
-    return (fi->kind == LATTIO_FIELD_ILDG_GAUGE || fi->kind == LATTIO_FIELD_SU3_GAUGE) &&
-           fi->nd == 4 && (fi->precision == 32 || fi->precision == 64) &&
-           fi->recordtype == 0 && fi->typesize * fi->datacount == (uint64_t)fi->precision * 9;
+    const uint64_t n = (uint64_t)lattio_field_gauge_colors(fi);
+    return n && fi->nd == 4 && (fi->precision == 32 || fi->precision == 64) &&
+           fi->recordtype == 0 && fi->typesize * fi->datacount == (uint64_t)fi->precision * n * n;
 }
 
-/* The first field of the file that is a 4-D SU(3) gauge field. */
+/* The first field of the file that is a 4-D SU(N) gauge field. */
 static int find_gauge(lattio_lime_reader *r, lattio_field_info *fi, lattio_gauge_info *info)
 {
     int count;
     RETURN_IF_ERROR(lattio_field_count(r, &count));
     for (int i = 0; i < count; i++) {
         RETURN_IF_ERROR(lattio_field_info_read(r, i, fi));
-        if (is_su3(fi)) return LATTIO_OK;
+        if (is_sun(fi)) return LATTIO_OK;
         lattio_field_info_free(fi);
     }
-    PROBLEM(info, "LIME file with %d binary records, none a 4-D SU(3) gauge field", count);
+    PROBLEM(info, "LIME file with %d binary records, none a 4-D SU(N) gauge field", count);
     return LATTIO_FAIL(LATTIO_ERR_UNSUPPORTED, "no gauge field in the LIME file");
 }
 
@@ -37,7 +37,7 @@ static void describe(const lattio_field_info *fi, lattio_gauge_info *info)
     memcpy(info->dims, fi->dims, sizeof info->dims);
     info->volume = fi->volume;
     info->precision = fi->precision;
-    info->rows = 3;
+    info->rows = info->colors = lattio_field_gauge_colors(fi);
     info->data_offset = fi->binary.data_offset;
     info->data_length = fi->binary.length;
     info->checksum_kind = LATTIO_GSUM_SCIDAC;
@@ -55,10 +55,10 @@ int gauge_lime_read(const char *path, lattio_gauge_info *info, double **u)
     int rc = find_gauge(r, &fi, info);
     if (rc == LATTIO_OK) {
         describe(&fi, info);
-        rc = gauge_alloc(fi.volume, u);
+        rc = gauge_alloc(fi.volume, info->colors, u);
         lattio_scidac_sum sum = {0, 0};
         if (rc == LATTIO_OK)
-            rc = lattio_field_read_double(r, &fi, *u, fi.volume * GAUGE_SITE_DOUBLES, &sum);
+            rc = lattio_field_read_double(r, &fi, *u, fi.volume * GAUGE_SITE_DOUBLES_NC(info->colors), &sum);
         if (rc == LATTIO_ERR_CHECKSUM) rc = LATTIO_OK; /* compared by the caller */
         info->computed[0] = sum.suma;
         info->computed[1] = sum.sumb;
@@ -87,15 +87,17 @@ static int make_info(lattio_field_info *fi, int format, const lattio_gauge_write
     fi->volume = dims[0] * dims[1] * dims[2] * dims[3];
     fi->precision = opt->precision;
     fi->precision_code = opt->precision == 32 ? 'F' : 'D';
-    snprintf(fi->datatype, sizeof fi->datatype, "USQCD_%c3_ColorMatrix", fi->precision_code);
+    const int nc = opt->colors ? opt->colors : 3;
+    snprintf(fi->datatype, sizeof fi->datatype, "USQCD_%c%d_ColorMatrix", fi->precision_code, nc);
     strcpy(fi->record_version, "1.1");
-    fi->colors = 3;
-    fi->typesize = (uint64_t)opt->precision * 18 / 8;
+    fi->colors = nc;
+    fi->typesize = (uint64_t)opt->precision * 2 * (uint64_t)(nc * nc) / 8;
     fi->datacount = 4;
     fi->lfn = (char *)(opt->lfn ? opt->lfn : "lattio");
     fi->file_xml = opt->file_xml ? (char *)opt->file_xml : file_xml;
     fi->record_xml = (char *)(opt->record_xml ? opt->record_xml
-                                              : "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(3) gauge field</info>");
+                                              : nc == 3 ? "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(3) gauge field</info>"
+                                                        : "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(N) gauge field</info>");
     if (opt->date) snprintf(fi->date, sizeof fi->date, "%s", opt->date);
     return LATTIO_OK;
 }

@@ -57,24 +57,31 @@ int gauge_volume(const uint64_t dims[4], uint64_t bytes_per_site, uint64_t *volu
         v *= dims[d];
     }
     RETURN_IF(bytes_per_site && v > (UINT64_MAX >> 2) / bytes_per_site, LATTIO_ERR_OVERFLOW);
-    RETURN_IF(v > SIZE_MAX / GAUGE_SITE_DOUBLES / sizeof(double), LATTIO_ERR_OVERFLOW);
+    RETURN_IF(v > SIZE_MAX / GAUGE_SITE_DOUBLES_MAX / sizeof(double), LATTIO_ERR_OVERFLOW);
     *volume = v;
     *bytes = v * bytes_per_site;
     return LATTIO_OK;
 }
 
-int gauge_alloc(uint64_t volume, double **u)
+int gauge_alloc(uint64_t volume, int colors, double **u)
 {
-    RETURN_IF(volume > SIZE_MAX / GAUGE_SITE_DOUBLES / sizeof(double), LATTIO_ERR_OVERFLOW);
-    *u = lattio_malloc((size_t)volume * GAUGE_SITE_DOUBLES * sizeof(double));
+    RETURN_IF(colors < 1 || colors > LATTIO_GAUGE_MAX_COLORS, LATTIO_ERR_ARG);
+    const size_t site = (size_t)GAUGE_SITE_DOUBLES_NC(colors);
+    RETURN_IF(volume > SIZE_MAX / site / sizeof(double), LATTIO_ERR_OVERFLOW);
+    *u = lattio_malloc((size_t)volume * site * sizeof(double));
     RETURN_IF(!*u, LATTIO_ERR_NOMEM);
     return LATTIO_OK;
 }
 
 double *lattio_gauge_alloc(uint64_t volume)
 {
+    return lattio_gauge_alloc_nc(volume, 3);
+}
+
+double *lattio_gauge_alloc_nc(uint64_t volume, int colors)
+{
     double *u = NULL;
-    return gauge_alloc(volume, &u) == LATTIO_OK ? u : NULL;
+    return gauge_alloc(volume, colors, &u) == LATTIO_OK ? u : NULL;
 }
 
 void lattio_gauge_free(double *u)
@@ -99,26 +106,28 @@ void gauge_reconstruct_row(double *m)
 }
 
 /* Native reals of n sites (rows per matrix) into u, rebuilding row 3. */
-static int expand_sites(const unsigned char *native, int nfmt, int rows, uint64_t n, double *u)
+/* rows of a link (2: SU(3)'s third row rebuilt) of 2 nc reals each */
+static int expand_sites(const unsigned char *native, int nfmt, int rows, int nc, uint64_t n, double *u)
 {
-    const size_t per_site = (size_t)4 * rows * 6;
+    const size_t row = 2 * (size_t)nc, per_site = (size_t)4 * rows * row;
     for (uint64_t s = 0; s < n; s++)
         for (int l = 0; l < 4; l++) {
-            double *m = u + (s * 4 + (uint64_t)l) * 18;
-            const size_t first = (size_t)s * per_site + (size_t)l * rows * 6;
+            double *m = u + (s * 4 + (uint64_t)l) * row * (size_t)nc;
+            const size_t first = (size_t)s * per_site + (size_t)l * rows * row;
             RETURN_IF_ERROR(lattio_convert_reals(m, LATTIO_REAL_F64_NATIVE,
                                                  native + first * lattio_real_size(nfmt), nfmt,
-                                                 (size_t)rows * 6));
-            if (rows == 2) gauge_reconstruct_row(m);
+                                                 (size_t)rows * row));
+            if (rows == 2 && nc == 3) gauge_reconstruct_row(m);
         }
     return LATTIO_OK;
 }
 
 int gauge_read_links(const lattio_source *src, uint64_t offset, uint64_t volume, int fmt,
-                     int rows, double *u, gauge_sum *sum)
+                     int rows, int colors, double *u, gauge_sum *sum)
 {
+    RETURN_IF(rows != colors && !(rows == 2 && colors == 3), LATTIO_ERR_ARG);
     const size_t real = lattio_real_size(fmt);
-    const size_t site = (size_t)4 * rows * 6 * real;
+    const size_t site = (size_t)4 * rows * 2 * (size_t)colors * real;
     unsigned char *buf = lattio_malloc(CHUNK_SITES * site);
     RETURN_IF(!buf, LATTIO_ERR_NOMEM);
     const int nfmt = gauge_native_fmt(fmt);
@@ -131,38 +140,38 @@ int gauge_read_links(const lattio_source *src, uint64_t offset, uint64_t volume,
         if (rc == LATTIO_OK) rc = lattio_convert_reals(buf, nfmt, buf, fmt, nreal);
         if (rc != LATTIO_OK) break;
         gauge_sum_words(sum, buf, (size_t)n * site / 4);
-        rc = expand_sites(buf, nfmt, rows, n, u + first * GAUGE_SITE_DOUBLES);
+        rc = expand_sites(buf, nfmt, rows, colors, n, u + first * GAUGE_SITE_DOUBLES_NC(colors));
     }
     lattio_free(buf);
     return rc;
 }
 
 /* The stored rows of n sites of u as native reals of format nfmt. */
-static int shrink_sites(const double *u, int nfmt, int rows, uint64_t n, unsigned char *out)
+static int shrink_sites(const double *u, int nfmt, int rows, int nc, uint64_t n, unsigned char *out)
 {
-    const size_t real = lattio_real_size(nfmt);
+    const size_t real = lattio_real_size(nfmt), row = 2 * (size_t)nc;
     for (uint64_t s = 0; s < n; s++)
         for (int l = 0; l < 4; l++) {
-            const double *m = u + (s * 4 + (uint64_t)l) * 18;
-            unsigned char *p = out + ((size_t)s * 4 + (size_t)l) * rows * 6 * real;
-            RETURN_IF_ERROR(lattio_convert_reals(p, nfmt, m, LATTIO_REAL_F64_NATIVE,
-                                                 (size_t)rows * 6));
+            const double *m = u + (s * 4 + (uint64_t)l) * row * (size_t)nc;
+            unsigned char *p = out + ((size_t)s * 4 + (size_t)l) * rows * row * real;
+            RETURN_IF_ERROR(lattio_convert_reals(p, nfmt, m, LATTIO_REAL_F64_NATIVE, (size_t)rows * row));
         }
     return LATTIO_OK;
 }
 
-int gauge_write_links(gauge_out *o, const double *u, uint64_t volume, int fmt, int rows,
+int gauge_write_links(gauge_out *o, const double *u, uint64_t volume, int fmt, int rows, int colors,
                       gauge_sum *sum)
 {
+    RETURN_IF(rows != colors && !(rows == 2 && colors == 3), LATTIO_ERR_ARG);
     const size_t real = lattio_real_size(fmt);
-    const size_t site = (size_t)4 * rows * 6 * real;
+    const size_t site = (size_t)4 * rows * 2 * (size_t)colors * real;
     unsigned char *buf = lattio_malloc(CHUNK_SITES * site);
     RETURN_IF(!buf, LATTIO_ERR_NOMEM);
     const int nfmt = gauge_native_fmt(fmt);
     int rc = LATTIO_OK;
     for (uint64_t first = 0; rc == LATTIO_OK && first < volume; first += CHUNK_SITES) {
         const uint64_t n = volume - first < CHUNK_SITES ? volume - first : CHUNK_SITES;
-        rc = shrink_sites(u + first * GAUGE_SITE_DOUBLES, nfmt, rows, n, buf);
+        rc = shrink_sites(u + first * GAUGE_SITE_DOUBLES_NC(colors), nfmt, rows, colors, n, buf);
         if (rc != LATTIO_OK) break;
         if (sum) gauge_sum_words(sum, buf, (size_t)n * site / 4);
         if (!o) continue;

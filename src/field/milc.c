@@ -82,10 +82,10 @@ int gauge_milc_read(const lattio_source *src, lattio_gauge_info *info, double **
     info->checksum_kind = LATTIO_GSUM_MILC;
     info->has_checksum = 1;
     RETURN_IF_ERROR(parse_header(h, src->size, info));
-    RETURN_IF_ERROR(gauge_alloc(info->volume, u));
+    RETURN_IF_ERROR(gauge_alloc(info->volume, 3, u));
     gauge_sum sum = {LATTIO_GSUM_MILC, 0, 0, 0};
     RETURN_IF_ERROR(gauge_read_links(src, MILC_HEADER, info->volume,
-                                     gauge_file_fmt(32, info->little_endian), 3, *u, &sum));
+                                     gauge_file_fmt(32, info->little_endian), 3, 3, *u, &sum));
     info->computed[0] = sum.a;
     info->computed[1] = sum.b;
     return LATTIO_OK;
@@ -99,7 +99,7 @@ int gauge_milc_write(gauge_out *o, const lattio_gauge_write_options *opt, const 
     for (int d = 0; d < 4; d++) RETURN_IF(dims[d] > INT32_MAX, LATTIO_ERR_ARG);
     const int fmt = gauge_file_fmt(32, little);
     gauge_sum sum = {LATTIO_GSUM_MILC, 0, 0, 0};
-    RETURN_IF_ERROR(gauge_write_links(NULL, u, volume, fmt, 3, &sum));
+    RETURN_IF_ERROR(gauge_write_links(NULL, u, volume, fmt, 3, 3, &sum));
     unsigned char h[MILC_HEADER];
     memset(h, 0, sizeof h);
     store32(h, MILC_MAGIC, little);
@@ -109,5 +109,5 @@ int gauge_milc_write(gauge_out *o, const lattio_gauge_write_options *opt, const 
     store32(h + 88, sum.a, little);
     store32(h + 92, sum.b, little);
     RETURN_IF_ERROR(gauge_out_write(o, h, sizeof h));
-    return gauge_write_links(o, u, volume, fmt, 3, NULL);
+    return gauge_write_links(o, u, volume, fmt, 3, 3, NULL);
 }

@@ -18,6 +18,7 @@ typedef struct nersc_header {
     uint64_t dims[4];
     int have_dims[4];
     int rows;          /* 0 until DATATYPE is read */
+    int colors;        /* N of 4D_SU<N>_GAUGE... */
     int precision, little_endian;
     int has_checksum, has_plaquette, has_link_trace;
     uint32_t checksum;
@@ -76,6 +77,23 @@ static int parse_float_kind(nersc_header *h, const char *v)
     return -1;
 }
 
+/* 4D_SU<N>_GAUGE_<N>x<N> (Grid's and GLU's for any N; N rows), or
+ * 4D_SU3_GAUGE (two rows of SU(3)). */
+static int parse_datatype(nersc_header *h, const char *v)
+{
+    int n = 0, r = 0, c = 0, used = 0;
+    h->rows = h->colors = 0;
+    if (strcmp(v, "4D_SU3_GAUGE") == 0) {
+        h->rows = 2, h->colors = 3;
+        return 0;
+    }
+    if (sscanf(v, "4D_SU%2d_GAUGE_%2dx%2d%n", &n, &r, &c, &used) != 3 || v[used] || n != r || n != c ||
+        n < 2 || n > LATTIO_GAUGE_MAX_COLORS)
+        return -1;
+    h->rows = h->colors = n;
+    return 0;
+}
+
 /* One KEY = value line.  Unknown keys are ignored. */
 static int parse_line(nersc_header *h, const char *key, const char *v, lattio_gauge_info *info)
 {
@@ -84,8 +102,7 @@ static int parse_line(nersc_header *h, const char *key, const char *v, lattio_ga
         bad = parse_u64(v, &h->dims[key[10] - '1']);
         h->have_dims[key[10] - '1'] = !bad;
     } else if (strcmp(key, "DATATYPE") == 0) {
-        h->rows = strcmp(v, "4D_SU3_GAUGE") == 0 ? 2 : strcmp(v, "4D_SU3_GAUGE_3x3") == 0 ? 3 : 0;
-        bad = h->rows == 0;
+        bad = parse_datatype(h, v);
     } else if (strcmp(key, "FLOATING_POINT") == 0) {
         bad = parse_float_kind(h, v);
     } else if (strcmp(key, "CHECKSUM") == 0) {
@@ -175,7 +192,7 @@ static int read_header(const lattio_source *src, nersc_header *h, lattio_gauge_i
 static int check_size(const lattio_source *src, const nersc_header *h, lattio_gauge_info *info)
 {
     uint64_t volume, bytes;
-    RETURN_IF_ERROR(gauge_volume(h->dims, (uint64_t)4 * h->rows * 6 * (h->precision / 8),
+    RETURN_IF_ERROR(gauge_volume(h->dims, (uint64_t)4 * h->rows * 2 * (uint64_t)h->colors * (h->precision / 8),
                                  &volume, &bytes));
     info->volume = volume;
     info->data_offset = h->data_offset;
@@ -202,6 +219,7 @@ int gauge_nersc_read(const lattio_source *src, lattio_gauge_info *info, double *
     info->precision = h.precision;
     info->little_endian = h.little_endian;
     info->rows = h.rows;
+    info->colors = h.colors;
     info->checksum_kind = LATTIO_GSUM_NERSC;
     info->has_checksum = h.has_checksum;
     info->stored[0] = h.checksum;
@@ -210,10 +228,10 @@ int gauge_nersc_read(const lattio_source *src, lattio_gauge_info *info, double *
     info->has_link_trace = h.has_link_trace;
     info->link_trace = h.link_trace;
     RETURN_IF_ERROR(check_size(src, &h, info));
-    RETURN_IF_ERROR(gauge_alloc(info->volume, u));
+    RETURN_IF_ERROR(gauge_alloc(info->volume, h.colors, u));
     gauge_sum sum = {LATTIO_GSUM_NERSC, 0, 0, 0};
     RETURN_IF_ERROR(gauge_read_links(src, h.data_offset, info->volume,
-                                     gauge_file_fmt(h.precision, h.little_endian), h.rows, *u,
+                                     gauge_file_fmt(h.precision, h.little_endian), h.rows, h.colors, *u,
                                      &sum));
     info->computed[0] = sum.a;
     return LATTIO_OK;
@@ -249,14 +267,16 @@ static void clean_text(const char *in, char *out, size_t size)
 static int write_header(gauge_out *o, const lattio_gauge_write_options *opt,
                         const uint64_t dims[4], const lattio_gauge_stats *st, uint32_t checksum)
 {
-    char label[VALUE_MAX], date[64];
+    char label[VALUE_MAX], date[64], datatype[40];
+    const int nc = opt->colors ? opt->colors : 3;
+    if (opt->nersc_rows == 2) snprintf(datatype, sizeof datatype, "4D_SU3_GAUGE");
+    else snprintf(datatype, sizeof datatype, "4D_SU%d_GAUGE_%dx%d", nc, nc, nc);
     clean_text(opt->label ? opt->label : "lattio", label, sizeof label);
     const time_t now = time(NULL);
     struct tm tm;
     if (!gmtime_r(&now, &tm) || !strftime(date, sizeof date, "%a %b %e %H:%M:%S %Y UTC", &tm))
         date[0] = '\0';
-    put(o, "BEGIN_HEADER\nHDR_VERSION = 1.0\nDATATYPE = %s\nSTORAGE_FORMAT = 1.0\n",
-        opt->nersc_rows == 2 ? "4D_SU3_GAUGE" : "4D_SU3_GAUGE_3x3");
+    put(o, "BEGIN_HEADER\nHDR_VERSION = 1.0\nDATATYPE = %s\nSTORAGE_FORMAT = 1.0\n", datatype);
     for (int d = 0; d < 4; d++) put(o, "DIMENSION_%d = %llu\n", d + 1, (unsigned long long)dims[d]);
     put(o, "LINK_TRACE = %.12f\nPLAQUETTE = %.12f\n", st->link_trace, st->plaquette);
     for (int d = 0; d < 4; d++) put(o, "BOUNDARY_%d = PERIODIC\n", d + 1);
@@ -272,12 +292,16 @@ static int write_header(gauge_out *o, const lattio_gauge_write_options *opt,
 int gauge_nersc_write(gauge_out *o, const lattio_gauge_write_options *opt, const uint64_t dims[4],
                       const double *u)
 {
+    const int nc = opt->colors ? opt->colors : 3;
+    RETURN_IF(opt->nersc_rows == 2 && nc != 3,
+              LATTIO_FAIL(LATTIO_ERR_UNSUPPORTED, "NERSC two-row storage is SU(3)'s"));
+    const int rows = opt->nersc_rows == 2 ? 2 : nc;
     lattio_gauge_stats st;
-    RETURN_IF_ERROR(lattio_gauge_stats_compute(u, dims, &st));
+    RETURN_IF_ERROR(lattio_gauge_stats_compute_nc(u, dims, nc, &st));
     const uint64_t volume = dims[0] * dims[1] * dims[2] * dims[3];
     const int fmt = gauge_file_fmt(opt->precision, opt->little_endian);
     gauge_sum sum = {LATTIO_GSUM_NERSC, 0, 0, 0};
-    RETURN_IF_ERROR(gauge_write_links(NULL, u, volume, fmt, opt->nersc_rows, &sum));
+    RETURN_IF_ERROR(gauge_write_links(NULL, u, volume, fmt, rows, nc, &sum));
     RETURN_IF_ERROR(write_header(o, opt, dims, &st, sum.a));
-    return gauge_write_links(o, u, volume, fmt, opt->nersc_rows, NULL);
+    return gauge_write_links(o, u, volume, fmt, rows, nc, NULL);
 }

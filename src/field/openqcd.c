@@ -129,7 +129,7 @@ int gauge_openqcd_read(const lattio_source *src, lattio_gauge_info *info, double
     RETURN_IF_ERROR(lattio_convert_reals(&plaq, LATTIO_REAL_F64_NATIVE, h + 16, LATTIO_REAL_F64_LE, 1));
     info->has_plaquette = 1;
     info->plaquette = plaq / 3.0;
-    RETURN_IF_ERROR(gauge_alloc(info->volume, u));
+    RETURN_IF_ERROR(gauge_alloc(info->volume, 3, u));
     oq_ctx c = {src, NULL, n, *u, NULL, lattio_malloc(OQ_CHUNK * OQ_SITE_BYTES), OQ_HEADER};
     RETURN_IF(!c.buf, LATTIO_ERR_NOMEM);
     const int rc = for_odd_sites(n, read_chunk, &c);

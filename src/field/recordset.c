@@ -201,6 +201,11 @@ static int parse_private_file(const char *x, size_t n, int *nd, uint64_t *dims)
     RETURN_IF_ERROR(opt_int(x, n, "spacetime", &spacetime));
     if (spacetime != -1 && spacetime != k)
         return bad_value("spacetime", spacetime, "not the number of <dims>", LATTIO_ERR_BAD_METADATA);
+    int64_t volfmt = 0; /* QIO: 0 single file; 1 multifile and 2 partfile volumes hold pieces */
+    RETURN_IF_ERROR(opt_int(x, n, "volfmt", &volfmt));
+    if (volfmt != 0)
+        return bad_value("volfmt", volfmt, "a QIO multifile (1) or partfile (2) volume: one piece of a field "
+                         "stored over several files, which lattio does not read", LATTIO_ERR_UNSUPPORTED);
     static const char *const tag[1] = {"dims"};
     return set_dims(tag, 1, k, d, nd, dims);
 }
@@ -216,10 +221,12 @@ static int parse_ildg_format(const char *x, size_t n, lattio_field_info *fi)
         return bad_value("precision", prec, "not 32 or 64", LATTIO_ERR_FIELD_PRECISION);
     char field[LATTIO_FIELD_TEXT_MAX] = "su3gauge";
     RETURN_IF_ERROR(opt_string(x, n, "field", field, sizeof field));
-    if (strcmp(field, "su3gauge") != 0) {
-        lattio_detail_set("element <field> is '%s', not 'su3gauge'", field);
+    int nc = 0, used = 0; /* su<N>gauge: Grid writes it for SU(N) */
+    if (sscanf(field, "su%2dgauge%n", &nc, &used) != 1 || field[used] || nc < 2 || nc > LATTIO_GAUGE_MAX_COLORS) {
+        lattio_detail_set("element <field> is '%s', not 'su<N>gauge' (N = 2 .. %d)", field, LATTIO_GAUGE_MAX_COLORS);
         return LATTIO_FAIL(LATTIO_ERR_BAD_METADATA, "ildg field");
     }
+    fi->ildg_colors = nc;
     fi->precision = (int)prec;
     fi->has_ildg_format = 1;
     fi->kind = LATTIO_FIELD_ILDG_GAUGE;
@@ -363,24 +370,43 @@ static int settle_sizes(lattio_field_info *fi)
     const int pcode = code_precision(fi->precision_code);
     if (fi->has_private_record && fi->has_ildg_format)
         RETURN_IF(pcode != fi->precision, LATTIO_ERR_FIELD_PRECISION);
+    const uint64_t nc = fi->ildg_colors ? (uint64_t)fi->ildg_colors : 3;
     if (!fi->has_private_record) {
         RETURN_IF(!fi->has_ildg_format, LATTIO_ERR_BAD_METADATA);
-        fi->typesize = 18u * (uint64_t)fi->precision / 8;
+        fi->typesize = 2 * nc * nc * (uint64_t)fi->precision / 8;
         fi->datacount = 4;
         fi->precision_code = fi->precision == 64 ? 'D' : 'F';
     }
     if (!fi->has_ildg_format) fi->precision = pcode;
     if (fi->precision) RETURN_IF(fi->typesize % (uint64_t)(fi->precision / 8), LATTIO_ERR_FIELD_PRECISION);
     if (fi->kind == LATTIO_FIELD_ILDG_GAUGE)
-        RETURN_IF(fi->typesize * fi->datacount != 72u * (uint64_t)fi->precision / 8,
+        RETURN_IF(fi->typesize * fi->datacount != 8 * nc * nc * (uint64_t)fi->precision / 8,
                   LATTIO_ERR_FIELD_PRECISION);
     return LATTIO_OK;
 }
 
+/* SciDAC's SU(N) gauge field: 4 colour matrices per site (QIO's
+ * ColorMatrix, Grid's LorentzVector4_ColourMatrix<N>). */
 static int is_su3_gauge(const lattio_field_info *fi)
 {
-    return strstr(fi->datatype, "ColorMatrix") && (fi->colors == 3 || fi->colors == 0) &&
-           fi->datacount == 4 && fi->precision && fi->typesize == 18u * (uint64_t)fi->precision / 8;
+    const uint64_t n = fi->colors ? (uint64_t)fi->colors : 3;
+    return (strstr(fi->datatype, "ColorMatrix") || strstr(fi->datatype, "ColourMatrix")) && n >= 2 &&
+           n <= LATTIO_GAUGE_MAX_COLORS && fi->datacount == 4 && fi->precision &&
+           fi->typesize == 2 * n * n * (uint64_t)fi->precision / 8;
+}
+
+int lattio_field_gauge_colors(const lattio_field_info *fi)
+{
+    if (!fi || (fi->kind != LATTIO_FIELD_ILDG_GAUGE && fi->kind != LATTIO_FIELD_SU3_GAUGE)) return 0;
+    return fi->ildg_colors ? fi->ildg_colors : fi->colors ? fi->colors : 3;
+}
+
+/* ildg-format's su<N>gauge and the private record's colors must agree. */
+static int check_gauge_colors(const lattio_field_info *fi)
+{
+    if (!fi->ildg_colors || !fi->colors || fi->colors == fi->ildg_colors) return LATTIO_OK;
+    lattio_detail_set("ildg-format says su%dgauge, scidac-private-record-xml %d colors", fi->ildg_colors, fi->colors);
+    return LATTIO_FAIL(LATTIO_ERR_BAD_METADATA, "colours disagree");
 }
 
 /* Volume and the binary record's length against the metadata. */
@@ -473,6 +499,7 @@ int lattio_field_info_read(lattio_lime_reader *r, int index, lattio_field_info *
         rc = read_parts(r, recs, &fr, fi);
     }
     if (rc == LATTIO_OK) rc = check_shape(recs, &fr, fi);
+    if (rc == LATTIO_OK) rc = check_gauge_colors(fi);
     if (rc == LATTIO_OK) rc = lattio_field_type_check(fi);
     lattio_free(recs);
     if (rc == LATTIO_OK && fi->kind == LATTIO_FIELD_GENERIC && is_su3_gauge(fi))

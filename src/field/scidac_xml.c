@@ -67,7 +67,8 @@ static int put_ildg_format(lattio_strbuf *sb, const lattio_field_info *fi)
     lattio_strbuf_puts(sb, XML_DECL "<ildgFormat xmlns=\"http://www.lqcd.org/ildg\" "
                            "xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" "
                            "xsi:schemaLocation=\"http://www.lqcd.org/ildg/filefmt.xsd\">"
-                           "<version>1.0</version><field>su3gauge</field>");
+                           "<version>1.0</version>");
+    lattio_strbuf_printf(sb, "<field>su%dgauge</field>", fi->colors > 0 ? fi->colors : 3);
     lattio_xml_put_int(sb, "precision", fi->precision);
     static const char *const tags[4] = {"lx", "ly", "lz", "lt"};
     for (int i = 0; i < 4; i++) lattio_xml_put_int(sb, tags[i], (int64_t)fi->dims[i]);

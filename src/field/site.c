@@ -48,8 +48,9 @@ int lattio_field_site_of(const lattio_field_info *fi, lattio_field_site *s)
     }
     const uint64_t per = fi->typesize / ((uint64_t)fi->precision / 8);
     if (lattio_field_is_gauge_kind(fi->kind)) {
+        const uint64_t n = (uint64_t)lattio_field_gauge_colors(fi);
         s->type = "gauge", s->is_complex = 1;
-        site_axis(s, 4, "mu"), site_axis(s, 3, "row"), site_axis(s, 3, "col");
+        site_axis(s, 4, "mu"), site_axis(s, n, "row"), site_axis(s, n, "col");
         return LATTIO_OK;
     }
     const lattio_field_type *t = lattio_field_type_of(fi->datatype);

@@ -27,7 +27,7 @@ static int accepted(const char *path, lattio_gauge_info *info, double **u)
     if (info->has_checksum && (info->stored[0] != info->computed[0] || info->stored[1] != info->computed[1]))
         return 0;
     lattio_gauge_stats st;
-    if (lattio_gauge_stats_compute(*u, info->dims, &st) != LATTIO_OK) return 0;
+    if (lattio_gauge_stats_compute_nc(*u, info->dims, info->colors, &st) != LATTIO_OK) return 0;
     return lattio_gauge_check_header(info, &st) == LATTIO_OK;
 }
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 static const char convert_help[] =
-    "usage: lattio convert IN OUT [--to ildg|scidac|nersc|milc|openqcd|hdf5]\n"
+    "usage: lattio convert IN OUT [--to ildg|scidac|nersc|milc|openqcd|hdf5|hirep]\n"
     "                      [--precision 32|64] [--nersc-rows 2|3]\n"
     "                      [--layout qdp|qlua] [--path /IN/FILE]\n"
     "\n"
@@ -23,10 +23,13 @@ static const char convert_help[] =
     "                ildg-format, ildg-data-lfn, ildg-binary-data, scidac-checksum)\n"
     "  --precision   bits per real in OUT (default: IN's; MILC is always 32,\n"
     "                openQCD always 64)\n"
-    "  --nersc-rows  NERSC: 2 (4D_SU3_GAUGE) or 3 (4D_SU3_GAUGE_3x3, default)\n"
+    "  --nersc-rows  NERSC: 2 (4D_SU3_GAUGE) or 3 (4D_SU<N>_GAUGE_<N>x<N>, default)\n"
     "  --layout      HDF5: qdp (QDP++/Chroma, default) or qlua\n"
     "  --path        HDF5: the object OUT's field goes to (default /lattice)\n"
     "IN may be an HDF5 file (FILE, or FILE:/PATH for one field of several).\n"
+    "SU(N) fields (N = 2 .. 16: ILDG su<N>gauge, SciDAC colors N, NERSC\n"
+    "4D_SU<N>_GAUGE_<N>x<N>, HiRep) convert between ILDG, SciDAC, NERSC and\n"
+    "HiRep; MILC, openQCD and HDF5 hold SU(3) only.\n"
     "IN's file XML, record XML, LFN and date go into OUT where both formats\n"
     "hold them (ILDG, SciDAC, HDF5).\n"
     "\n"
@@ -112,7 +115,9 @@ static int compare(const verify_report *in, const double *u, const verify_report
 {
     if (memcmp(in->info.dims, out->info.dims, sizeof in->info.dims) != 0)
         return convert_compare(in, out, 0, precision, rows);
-    return convert_compare(in, out, max_diff(u, v, in->info.volume * 72), precision, rows);
+    const uint64_t nc = in->info.colors ? (uint64_t)in->info.colors : 3;
+    if ((out->info.colors ? (uint64_t)out->info.colors : 3) != nc) return convert_compare(in, out, INFINITY, precision, rows);
+    return convert_compare(in, out, max_diff(u, v, in->info.volume * 8 * nc * nc), precision, rows);
 }
 
 static int write_and_check(const convert_args *a, const verify_report *in, const double *u,
@@ -122,6 +127,7 @@ static int write_and_check(const convert_args *a, const verify_report *in, const
     lattio_gauge_write_options_default(&opt, a->format);
     opt.precision = convert_precision(a, in->info.precision);
     opt.nersc_rows = a->rows;
+    opt.colors = in->info.colors;
     /* IN's metadata, where both formats have them */
     opt.file_xml = in->meta_file_xml;
     opt.record_xml = in->meta_record_xml;
@@ -130,6 +136,12 @@ static int write_and_check(const convert_args *a, const verify_report *in, const
     char target[sizeof ((tool_output *)0)->tmp + 300];
     snprintf(target, sizeof target, "%s", tmp);
     int rc;
+    const int su3_only = a->format == LATTIO_GAUGE_HDF5 || a->format == LATTIO_GAUGE_MILC || a->format == LATTIO_GAUGE_OPENQCD;
+    if (su3_only && in->info.colors && in->info.colors != 3) {
+        fprintf(stderr, "lattio convert: %s: an SU(%d) field; %s holds SU(3) gauge fields only (ERR_UNSUPPORTED)\n",
+                a->in, in->info.colors, lattio_gauge_format_name(a->format));
+        return TOOL_FAIL;
+    }
     if (a->format == LATTIO_GAUGE_HDF5) { /* this process alone */
         lattio_layout l;
         convert_h5_target(a, tmp, target, sizeof target);

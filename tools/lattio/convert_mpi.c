@@ -27,11 +27,21 @@ typedef struct convert_plan {
     tool_output out; /* broadcast: the other ranks use out.tmp only (the pointers are rank 0's) */
 } convert_plan;
 
+/* N of a layout of 8 N^2 doubles per site (the field verify kept). */
+static int layout_colors(const lattio_layout *l)
+{
+    for (int n = 1; n <= LATTIO_GAUGE_MAX_COLORS; n++)
+        if (l->site_bytes == 64 * (size_t)(n * n)) return n;
+    return 3;
+}
+
 /* Collective: write the distributed field to p->out.tmp. */
 static int write_out(const convert_args *a, const convert_plan *p, const lattio_layout *l,
                      const double *u, const verify_report *in)
 {
+    const int nc = layout_colors(l);
     if (a->format == LATTIO_GAUGE_HDF5) {
+        if (nc != 3) return LATTIO_ERR_UNSUPPORTED; /* lattio's HDF5 layouts hold SU(3) gauge fields */
         char target[sizeof p->out.tmp + 300];
         convert_h5_target(a, p->out.tmp, target, sizeof target);
         return h5_write_gauge(MPI_COMM_WORLD, target, a->h5_layout, p->precision, l, u, in);
@@ -47,8 +57,10 @@ static int write_out(const convert_args *a, const convert_plan *p, const lattio_
                                                                      : LATTIO_FIELD_SU3_GAUGE,
                                   LATTIO_REAL_F64_NATIVE,
                                   p->precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE, 72);
+        d.colors = nc, d.elements = 8 * (uint64_t)(nc * nc);
         /* as lattio_gauge_write: its record XML; file XML and LFN are the defaults */
-        d.record_xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(3) gauge field</info>";
+        d.record_xml = nc == 3 ? "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(3) gauge field</info>"
+                               : "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(N) gauge field</info>";
         convert_meta_desc(in, &d); /* IN's file XML, record XML, LFN and date */
         d.verify = 1;
         d.verify_retries = 1;
@@ -96,7 +108,7 @@ static int check_out(const convert_args *a, const convert_plan *p, const verify_
     const int have = verify_take_gauge(&lv, &v);
     double d = 0;
     if (have) {
-        const uint64_t n = lattio_layout_local_sites(l) * 72;
+        const uint64_t n = lattio_layout_local_sites(l) * l->site_bytes / sizeof(double);
         d = lattio_layout_local_sites(&lv) == lattio_layout_local_sites(l) ? max_diff(u, v, n) : 1e300;
         MPI_Allreduce(MPI_IN_PLACE, &d, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     }

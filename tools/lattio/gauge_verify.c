@@ -62,9 +62,9 @@ static void structure(verify_report *rep)
 
 static int is_gauge(const lattio_field_info *fi)
 {
-    return (fi->kind == LATTIO_FIELD_ILDG_GAUGE || fi->kind == LATTIO_FIELD_SU3_GAUGE) &&
-           fi->nd == 4 && (fi->precision == 32 || fi->precision == 64) && fi->recordtype == 0 &&
-           fi->typesize * fi->datacount == (uint64_t)fi->precision * 9;
+    const uint64_t n = (uint64_t)lattio_field_gauge_colors(fi);
+    return n && fi->nd == 4 && (fi->precision == 32 || fi->precision == 64) && fi->recordtype == 0 &&
+           fi->typesize * fi->datacount == (uint64_t)fi->precision * n * n;
 }
 
 /* The checks of rep->stats (computed already). */
@@ -86,7 +86,8 @@ static void stats_checks(verify_report *rep)
 
 static void gauge_checks(verify_report *rep, const double *u)
 {
-    if (lattio_gauge_stats_compute(u, rep->info.dims, &rep->stats) != LATTIO_OK) return;
+    const int nc = rep->info.colors ? rep->info.colors : 3;
+    if (lattio_gauge_stats_compute_nc(u, rep->info.dims, nc, &rep->stats) != LATTIO_OK) return;
     stats_checks(rep);
 }
 
@@ -102,7 +103,7 @@ static void lime_gauge_info(verify_report *rep, const lattio_field_info *fi, con
     memcpy(in->dims, fi->dims, sizeof in->dims);
     in->volume = fi->volume;
     in->precision = fi->precision;
-    in->rows = 3;
+    in->rows = in->colors = lattio_field_gauge_colors(fi);
     in->checksum_kind = LATTIO_GSUM_SCIDAC;
     in->has_checksum = v->has_stored;
     in->stored[0] = v->stored.suma, in->stored[1] = v->stored.sumb;
@@ -133,8 +134,9 @@ static void lime_field(verify_report *rep, lattio_lime_reader *r, const lattio_f
                                      : VR_SERIAL;
     const int parallel = rc != VR_SERIAL;
     if (!parallel) {
-        if (gauge) buf = lattio_gauge_alloc(fi->volume);
-        rc = lattio_field_read_double(r, fi, buf, buf ? fi->volume * 72 : 0, &v->computed);
+        const int nc = lattio_field_gauge_colors(fi);
+        if (gauge) buf = lattio_gauge_alloc_nc(fi->volume, nc);
+        rc = lattio_field_read_double(r, fi, buf, buf ? fi->volume * 8 * (uint64_t)(nc * nc) : 0, &v->computed);
     }
     v->ok = rc == LATTIO_OK && fi->has_checksum;
     v->io_failed = tool_is_io_status(rc);

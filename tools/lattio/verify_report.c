@@ -60,6 +60,7 @@ static void text_gauge(FILE *f, const verify_report *rep)
             lattio_gauge_format_name(in->format), in->dims[0], in->dims[1], in->dims[2],
             in->dims[3], in->precision);
     if (in->format == LATTIO_GAUGE_NERSC) fprintf(f, ", %d rows", in->rows);
+    if (in->colors && in->colors != 3) fprintf(f, ", SU(%d)", in->colors);
     fputc('\n', f);
     if (in->checksum_kind == LATTIO_GSUM_NERSC || in->checksum_kind == LATTIO_GSUM_MILC)
         fprintf(f, "%s: %s checksum %08x %08x, computed %08x %08x\n", rep->path,
@@ -123,7 +124,8 @@ static void json_gauge(FILE *f, const verify_report *rep)
     const lattio_gauge_info *in = &rep->info;
     fprintf(f, ", \"dims\": [%" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 "], \"precision\": %d",
             in->dims[0], in->dims[1], in->dims[2], in->dims[3], in->precision);
-    fprintf(f, ", \"little_endian\": %s, \"rows\": %d", in->little_endian ? "true" : "false", in->rows);
+    fprintf(f, ", \"little_endian\": %s, \"rows\": %d, \"colors\": %d", in->little_endian ? "true" : "false",
+            in->rows, in->colors ? in->colors : 3);
     fprintf(f, ", \"checksum\": {\"kind\": \"%s\", \"present\": %s", checksum_name(in->checksum_kind),
             in->has_checksum ? "true" : "false");
     fprintf(f, ", \"stored\": [\"%08x\", \"%08x\"], \"computed\": [\"%08x\", \"%08x\"]}",

@@ -81,8 +81,9 @@ static int check_write_desc(const lattio_field_desc *d, const lattio_layout *l,
     RETURN_IF(d->disk_format != LATTIO_REAL_F32_BE && d->disk_format != LATTIO_REAL_F64_BE,
               LATTIO_ERR_ARG);
     RETURN_IF(d->datacount == 0 || d->elements % d->datacount, LATTIO_ERR_ARG);
+    const uint64_t nc = d->colors > 0 ? (uint64_t)d->colors : 3; /* SU(N): 4 N x N complex links */
     if (d->kind == LATTIO_FIELD_ILDG_GAUGE)
-        RETURN_IF(l->ndims != 4 || d->elements != 72 || d->datacount != 4, LATTIO_ERR_ARG);
+        RETURN_IF(l->ndims != 4 || d->elements != 8 * nc * nc || d->datacount != 4, LATTIO_ERR_ARG);
     return lattio_field_desc_type_check(d, l);
 }
 

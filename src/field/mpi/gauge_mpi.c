@@ -1,5 +1,5 @@
 /* gauge_mpi.c -- plaquette, link trace and unitarity of a distributed 4-D
- * SU(3) gauge field.  A plaquette at x needs U_nu(x + mu) and U_mu(x + nu):
+ * SU(N) gauge field (8 N^2 doubles per site).  A plaquette at x needs U_nu(x + mu) and U_mu(x + nu):
  * one step up in a single direction, never diagonal.  So each rank needs,
  * beyond its box, the four upper faces (the slice just past the box in
  * each direction, periodic).  The ranks exchange their boxes
@@ -14,7 +14,8 @@
 #include <limits.h>
 #include <string.h>
 
-#define SITE_DOUBLES 72
+/* doubles per site: 4 links of N x N complex numbers (8 N^2) */
+#define SITE_DOUBLES(l) ((l)->site_bytes / sizeof(double))
 
 typedef struct box {
     uint64_t lo[4], n[4];
@@ -81,7 +82,7 @@ static const double *site_at(const lattio_layout *l, const double *local, const 
         const uint64_t ext = l->count[d] + l->halo_lo[d] + l->halo_hi[d];
         pos = pos * ext + (c[d] - l->lo[d]) + l->halo_lo[d];
     }
-    return local + pos * SITE_DOUBLES;
+    return local + pos * SITE_DOUBLES(l);
 }
 
 /* --- the exchange --------------------------------------------------------- */
@@ -94,6 +95,7 @@ typedef struct exchange {
     double *sbuf, *rbuf;
     double *face[4];       /* my upper face in lattice dim d, index_in order */
     box fbox[4];
+    size_t site;           /* doubles per site */
 } exchange;
 
 /* Sites I send to rank r (send) or receive from it, over the four faces. */
@@ -123,8 +125,8 @@ static int counts(exchange *x, const uint64_t *global)
         soff += s;
         roff += v;
     }
-    x->sbuf = lattio_malloc((size_t)(soff ? soff : 1) * SITE_DOUBLES * sizeof(double));
-    x->rbuf = lattio_malloc((size_t)(roff ? roff : 1) * SITE_DOUBLES * sizeof(double));
+    x->sbuf = lattio_malloc((size_t)(soff ? soff : 1) * x->site * sizeof(double));
+    x->rbuf = lattio_malloc((size_t)(roff ? roff : 1) * x->site * sizeof(double));
     RETURN_IF(!x->sbuf || !x->rbuf, LATTIO_ERR_NOMEM);
     return LATTIO_OK;
 }
@@ -142,8 +144,8 @@ static void pack(exchange *x, const lattio_layout *l, const double *local)
             uint64_t co[4];
             memcpy(co, c.lo, sizeof co);
             do {
-                memcpy(p, site_at(l, local, co), SITE_DOUBLES * sizeof(double));
-                p += SITE_DOUBLES;
+                memcpy(p, site_at(l, local, co), x->site * sizeof(double));
+                p += x->site;
             } while (next_coord(&c, co));
         }
 }
@@ -159,9 +161,9 @@ static void unpack(exchange *x)
             uint64_t co[4];
             memcpy(co, c.lo, sizeof co);
             do {
-                memcpy(x->face[d] + index_in(&x->fbox[d], co) * SITE_DOUBLES, p,
-                       SITE_DOUBLES * sizeof(double));
-                p += SITE_DOUBLES;
+                memcpy(x->face[d] + index_in(&x->fbox[d], co) * x->site, p,
+                       x->site * sizeof(double));
+                p += x->site;
             } while (next_coord(&c, co));
         }
 }
@@ -194,7 +196,7 @@ static int alloc_exchange(exchange *x, const lattio_layout *l)
     for (int d = 0; d < 4; d++) {
         x->fbox[d] = upper_face(&mine, d, l->global);
         const uint64_t s = box_sites(&x->fbox[d]);
-        x->face[d] = lattio_malloc((size_t)(s ? s : 1) * SITE_DOUBLES * sizeof(double));
+        x->face[d] = lattio_malloc((size_t)(s ? s : 1) * SITE_DOUBLES(l) * sizeof(double));
         RETURN_IF(!x->face[d], LATTIO_ERR_NOMEM);
     }
     x->boxes[x->rank] = mine;
@@ -220,7 +222,7 @@ static int fetch_faces(MPI_Comm comm, exchange *x, const lattio_layout *l, const
     RETURN_IF_ERROR(lattio_agree(comm, counts(x, l->global)));
     pack(x, l, local);
     MPI_Datatype site;
-    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Type_contiguous(SITE_DOUBLES, MPI_DOUBLE, &site), "MPI_Type_contiguous"));
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Type_contiguous(x->site, MPI_DOUBLE, &site), "MPI_Type_contiguous"));
     MPI_Type_commit(&site);
     const int rc = lattio_xfer_mpi(MPI_Alltoallv(x->sbuf, x->scount, x->sdispl, site, x->rbuf, x->rcount,
                                            x->rdispl, site, comm), "MPI_Alltoallv");
@@ -237,6 +239,7 @@ typedef struct field_view {
     const double *local;
     const exchange *x;
     int dim[4]; /* lattice dim of direction mu */
+    int colors; /* N */
 } field_view;
 
 /* The site one step up in lattice dim d from c (in the box or its face). */
@@ -252,17 +255,18 @@ static const double *up(const field_view *v, const uint64_t *c, int d)
     uint64_t f[4];
     memcpy(f, c, sizeof f);
     f[d] = v->x->fbox[d].lo[d];
-    return v->x->face[d] + index_in(&v->x->fbox[d], f) * SITE_DOUBLES;
+    return v->x->face[d] + index_in(&v->x->fbox[d], f) * v->x->site;
 }
 
 static double site_plaquettes(const field_view *v, const uint64_t *c)
 {
     const double *here = site_at(v->l, v->local, c);
+    const int n = v->colors, m = 2 * n * n;
     double sum = 0;
     for (int mu = 0; mu < 4; mu++)
         for (int nu = mu + 1; nu < 4; nu++)
-            sum += lattio_su3_plaquette(here + mu * 18, up(v, c, v->dim[mu]) + nu * 18,
-                                        up(v, c, v->dim[nu]) + mu * 18, here + nu * 18);
+            sum += lattio_sun_plaquette(here + mu * m, up(v, c, v->dim[mu]) + nu * m,
+                                        up(v, c, v->dim[nu]) + mu * m, here + nu * m, n);
     return sum;
 }
 
@@ -283,18 +287,26 @@ static void local_sums(const field_view *v, double sums[2], double *worst)
         const double *here = site_at(l, v->local, c);
         for (int mu = 0; mu < 4; mu++) {
             double t, dev;
-            lattio_su3_link(here + mu * 18, &t, &dev);
+            lattio_sun_link(here + mu * 2 * v->colors * v->colors, v->colors, &t, &dev);
             sums[1] += t;
             if (dev > *worst) *worst = dev;
         }
     } while (next_coord(&mine, c));
 }
 
+/* N of a layout of 8 N^2 doubles per site; 0 for any other size. */
+static int colors_of(const lattio_layout *l)
+{
+    for (int n = 1; n <= LATTIO_GAUGE_MAX_COLORS; n++)
+        if (l->site_bytes == 8 * (size_t)(n * n) * sizeof(double)) return n;
+    return 0;
+}
+
 static int check_args(const lattio_layout *l, const double *local, const lattio_gauge_stats *out)
 {
     RETURN_IF(!l || !out, LATTIO_ERR_ARG);
     RETURN_IF_ERROR(lattio_layout_check(l));
-    RETURN_IF(l->ndims != 4 || l->site_bytes != SITE_DOUBLES * sizeof(double), LATTIO_ERR_LAYOUT);
+    RETURN_IF(l->ndims != 4 || colors_of(l) == 0, LATTIO_ERR_LAYOUT);
     RETURN_IF(!local && lattio_layout_local_sites(l) > 0, LATTIO_ERR_ARG);
     return LATTIO_OK;
 }
@@ -308,11 +320,12 @@ int lattio_gauge_stats_mpi(MPI_Comm comm, const lattio_layout *l, const double *
     MPI_Comm_size(comm, &x.size);
     MPI_Comm_rank(comm, &x.rank);
     RETURN_IF_ERROR(lattio_agree(comm, check_args(l, local, out)));
+    x.site = SITE_DOUBLES(l);
     int rc = fetch_faces(comm, &x, l, local);
     double sums[3] = {0, 0, 0}, worst = 0;
     if (rc == LATTIO_OK) {
         field_view v = {l, local, &x, {l->file_order[3], l->file_order[2], l->file_order[1],
-                                       l->file_order[0]}};
+                                       l->file_order[0]}, colors_of(l)};
         local_sums(&v, sums, &worst);
         rc = lattio_xfer_mpi(MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, comm), "MPI_Allreduce");
     }
@@ -321,8 +334,9 @@ int lattio_gauge_stats_mpi(MPI_Comm comm, const lattio_layout *l, const double *
     exchange_free(&x);
     RETURN_IF_ERROR(lattio_agree(comm, rc));
     const double vol = (double)lattio_layout_global_sites(l);
-    out->plaquette = sums[0] / (3.0 * 6.0 * vol);
-    out->link_trace = sums[1] / (3.0 * 4.0 * vol);
+    const double n = colors_of(l);
+    out->plaquette = sums[0] / (n * 6.0 * vol);
+    out->link_trace = sums[1] / (n * 4.0 * vol);
     out->unitarity = worst;
     return LATTIO_OK;
 }
