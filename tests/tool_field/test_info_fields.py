@@ -5,8 +5,8 @@ metadata give (typesize / 8 complex numbers, datacount 4 on a leading
 axis); a fermion field made here (records built by toolutil, not lattio)
 with its type, axes (t z y x spin color) and stored checksum; the same
 field whose record XML says a typesize its datatype cannot have, and one
-whose binary record is shorter than its metadata say: exit 1 naming the
-field and the error."""
+whose binary record is shorter than its metadata say, and a piece of a
+QIO partfile volume (volfmt 2): exit 1 naming the field and the error."""
 import json
 import struct
 
@@ -62,6 +62,11 @@ def main():
     p, _ = info("bad_typesize.lime")
     tu.check_eq(p.returncode, 1, "typesize against the datatype: exit status")
     tu.check("ERR_FIELD_TYPESIZE" in p.stderr and "field 0" in p.stderr, "the error names the field: " + p.stderr)
+
+    tu.write("volume.lime", fermion_file().replace(b"<volfmt>0</volfmt>", b"<volfmt>2</volfmt>"))
+    p, _ = info("volume.lime")
+    tu.check(p.returncode == 1 and "ERR_UNSUPPORTED" in p.stderr and "partfile" in p.stderr,
+             "a QIO partfile volume piece is refused by name: " + p.stderr)
 
     tu.write("short.lime", fermion_file(cut=96))
     p, _ = info("short.lime")
