@@ -23,7 +23,7 @@ static void untyped_site(const lattio_field_info *fi, uint64_t per, lattio_field
     const int real = per == 1 || (dt >= 4 && strcmp(fi->datatype + dt - 4, "Real") == 0) ||
                      (dt >= 5 && strcmp(fi->datatype + dt - 5, "_real") == 0) || per % 2;
     const uint64_t nc = fi->colors > 0 ? (uint64_t)fi->colors : 3;
-    char name[8];
+    char name[16];
     uint64_t ext[3];
     int n = 0;
     if (fi->datacount > 1) ext[n++] = fi->datacount;
