@@ -1686,7 +1686,8 @@ int lattio_h5_read(MPI_Comm comm, const char *target, const lattio_field_desc *d
 typedef struct lattio_h5_entry {
     char path[256];          /* object path in the file */
     int layout;              /* LATTIO_H5_QDP / _QLUA */
-    int gauge;               /* 1: an SU(3) gauge field (72 reals per site, 4-D) */
+    int gauge;               /* 1: an SU(N) gauge field (4-D, 8 N^2 reals per site: 72 for SU(3)) */
+    int colors;              /* its N (0 for other fields) */
     int nd;                  /* lattice dimensions */
     uint64_t dims[LATTIO_MAX_DIMS]; /* x fastest, as lattio_field_info */
     uint64_t elements;       /* reals per site */

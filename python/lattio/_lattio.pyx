@@ -45,6 +45,7 @@ cdef extern from "lattio.h" nogil:
         char path[256]
         int layout
         int gauge
+        int colors
         int nd
         uint64_t dims[8]
         uint64_t elements
@@ -209,7 +210,7 @@ def h5_list(comm, path):
 
 cdef dict h5_entry_dict(lattio_h5_entry *e):
     return {"path": e.path.decode("utf-8", "backslashreplace"),
-            "layout": H5_LAYOUT_NAMES.get(e.layout, "unknown"), "gauge": bool(e.gauge),
+            "layout": H5_LAYOUT_NAMES.get(e.layout, "unknown"), "gauge": bool(e.gauge), "colors": e.colors,
             "dims": tuple(int(e.dims[k]) for k in range(e.nd)),
             "elements": int(e.elements), "precision": e.precision,
             "byte_order": "big" if e.big_endian else "little",
@@ -257,7 +258,7 @@ def h5_read(comm, target, int mem_format, uint64_t elements, glob, lo, count, cn
 
 def h5_write(comm, target, int kind, int mem_format, int disk_format, uint64_t elements,
              uint64_t datacount, dict meta, str layout, bint append, glob, lo, count,
-             list local, bint verify=True):
+             list local, bint verify=True, int colors=0):
     """Collective: write this rank's box of each field of `local` (a list of
     arrays) to an HDF5 target (FILE or FILE:/PATH; several fields:
     PATH/field<i>) in the QDP++ or Qlua layout, verified."""
@@ -271,6 +272,8 @@ def h5_write(comm, target, int kind, int mem_format, int disk_format, uint64_t e
     keep = []
     prepare(&l, &d, kind, mem_format, disk_format, elements, glob, lo, count)
     d.datacount = datacount
+    if colors:
+        d.colors = colors
     fill_meta(&d, meta, keep)
     d.verify = 1 if verify else 0
     d.verify_retries = 1

@@ -33,9 +33,8 @@ FORMATS = ("ildg", "scidac", "nersc", "milc", "openqcd", "hdf5", "hirep")
 #: datatype USQCD_<F|D><Nc>_<stem>), kinds (S spin, C colour axes), complex,
 #: axes (the datum's axis names, the ones lattio.open and xarray give).
 FIELD_TYPES: Dict[str, Dict[str, Any]] = {t["name"]: t for t in _core.field_types()}
-_GAUGE_SITE = (4, 3, 3)
 _MAX_COLORS = 16  # LATTIO_GAUGE_MAX_COLORS
-_SU3_ONLY = ("milc", "openqcd", "hdf5")  # formats that hold SU(3) gauge fields only
+_SU3_ONLY = ("milc", "openqcd")  # formats that hold SU(3) gauge fields only
 
 
 def _is_gauge(array) -> bool:
@@ -470,7 +469,8 @@ def _h5_site(e, complex_ok=True):
     complex_ok is False), else reals."""
     n = e["elements"]
     if e["gauge"]:
-        return _GAUGE_SITE, True
+        n = e.get("colors") or 3
+        return (4, n, n), True
     if n % 2 == 0 and complex_ok:
         return ((n // 2,) if n > 2 else ()), True
     return ((n,) if n > 1 else ()), False
@@ -517,7 +517,7 @@ def _check_array(array, fmt, parallel=False):
         raise ValueError("%s stores gauge fields: array shape must be (T, Z, Y, X, 4, N, N), not %r"
                          % (fmt, array.shape))
     if gauge and array.shape[5] != 3 and fmt in _SU3_ONLY:
-        raise ValueError("%s stores SU(3) gauge fields, not SU(%d) (ILDG, SciDAC, NERSC and HiRep hold any N)"
+        raise ValueError("%s stores SU(3) gauge fields, not SU(%d) (ILDG, SciDAC, NERSC, HiRep and HDF5 hold any N)"
                          % (fmt, array.shape[5]))
     if array.ndim < 4:
         raise ValueError("array shape %r: a 4-D lattice (T, Z, Y, X, ...) is needed" % (array.shape,))
@@ -725,7 +725,8 @@ def _save_field(path, arrays, gauge, how, where):
             meta["datatype"] = "lattio_%s_%s" % ("F" if how.precision == 32 else "D", "complex" if cplx else "real")
     if how.format == "hdf5":
         _parallel().h5_write(where.comm, path, kind, mem, disk, elements, datacount, meta, how.layout,
-                             bool(how.append), where.glob, where.lo, where.extent, arrays, bool(how.verify))
+                             bool(how.append), where.glob, where.lo, where.extent, arrays, bool(how.verify),
+                             colors if gauge else 0)
     elif where.comm is None and _initialised() is None:
         _core.field_write(path, kind, mem, disk, elements, datacount, colors, spins, meta, where.glob, arrays,
                           bool(how.verify))

@@ -124,7 +124,7 @@ def test_multi_field_save(shared_dir, fmt):
     assert not os.path.exists(other)
 
 
-@pytest.mark.parametrize("fmt", ["ildg", "hirep"])
+@pytest.mark.parametrize("fmt", ["ildg", "hirep", "hdf5"])
 def test_sun_save_load(shared_dir, fmt):
     """An SU(4) field in blocks: saved collectively, loaded in blocks and
     whole equal to it, its plaquette NumPy's (test_sun.plaquette)."""

@@ -2,11 +2,12 @@
 matrices) saved as ILDG, SciDAC, NERSC and HiRep come back equal with the
 shape (T, Z, Y, X, 4, N, N), and the plaquette and link trace lattio
 computes (verify, the NERSC and HiRep headers) are the ones NumPy computes
-here.  Files written here byte by byte with struct, as Grid writes an ILDG
+here; HDF5 in both layouts holds them as QDP++ and Qlua name N x N
+matrices (read back with h5py).  Files written here byte by byte with struct, as Grid writes an ILDG
 SU(2) field (<field>su2gauge</field>) and as HiRep writes its format (t, x,
 y, z sites, directions t, x, y, z), load with the right links; formats that
-hold SU(3) only refuse SU(N) with a specific error, and the command
-converts between the four."""
+hold SU(3) only (MILC, openQCD) refuse SU(N) with a specific error, and
+the command converts between the others."""
 import re
 import struct
 
@@ -113,9 +114,31 @@ def test_files_written_by_other_codes(tmp_path):
         lattio.load(str(tmp_path / "bad.hirep"))
 
 
+@pytest.mark.parametrize("layout", ["qdp", "qlua"])
+def test_hdf5(tmp_path, layout):
+    """QDP++'s [..][4] of .ColorMatrixDouble<N>, Qlua's group of N x N directions."""
+    h5py = pytest.importorskip("h5py")
+    u = random_sun(4, 6)
+    path = str(tmp_path / "u.h5")
+    lattio.save(path, u, format="hdf5", layout=layout)
+    assert np.array_equal(lattio.load(path), u)
+    rep = lattio.verify(path)
+    assert rep["ok"] and abs(rep["plaquette"] - plaquette(u)) < 1e-12
+    with h5py.File(path, "r") as f:
+        if layout == "qdp":  # [t][z][y][x][4] of 4 x 4 complex
+            assert f["lattice"].shape == SHAPE + (4,) and f["lattice"].dtype.subdtype[1] == (4, 4)
+            assert np.array_equal(f["lattice"][()], u)
+        else:  # direction y: [x][y][z][t] of 4 x 4 complex
+            assert f["lattice/1"].shape == SHAPE[::-1] and f["lattice/1"].dtype.subdtype[1] == (4, 4)
+            assert np.array_equal(f["lattice/1"][()].transpose(3, 2, 1, 0, 4, 5), u[..., 1, :, :])
+    p = lattio_cmd("convert", path, str(tmp_path / "u.hirep"), "--to", "hirep")
+    assert p.returncode == 0, p.stderr
+    assert np.array_equal(lattio.load(str(tmp_path / "u.hirep")), u)
+
+
 def test_su3_only_formats_refuse(tmp_path):
     u = random_sun(4, 3)
-    for fmt in ("milc", "openqcd", "hdf5"):
+    for fmt in ("milc", "openqcd"):
         with pytest.raises(ValueError, match="SU\\(3\\)"):
             lattio.save(str(tmp_path / ("u." + fmt)), u, format=fmt)
     lattio.save(str(tmp_path / "u.nersc"), u)

@@ -308,6 +308,10 @@ static void entry_of(lattio_h5_entry *e, const dsview *v, int nd, unsigned marks
     e->precision = lattio_real_size(v->fmt) == 4 ? 32 : 64;
     e->big_endian = v->fmt == LATTIO_REAL_F32_BE || v->fmt == LATTIO_REAL_F64_BE;
     e->gauge = nd == 4 && reals == 72;
+    e->colors = e->gauge ? 3 : 0;
+    /* QDP++'s SU(N): [..][4] of N x N complex matrices */
+    for (int n = 2; !e->gauge && nd == 4 && v->rank == nd + 1 && v->dims[nd] == 4 && n <= LATTIO_GAUGE_MAX_COLORS; n++)
+        if (n != 3 && v->reals == 2 * (uint64_t)(n * n)) e->gauge = 1, e->colors = n;
     e->checksum = marks & MARK_SUMA ? 1 : marks & MARK_SHA256 ? 2 : 0;
 }
 
@@ -399,6 +403,14 @@ static int group_not_field(hid_t fid, const char *path)
     return rc;
 }
 
+/* N of an N x N complex matrix of `reals` reals (2 .. LATTIO_GAUGE_MAX_COLORS), else 0. */
+static int matrix_colors(uint64_t reals)
+{
+    for (int n = 2; n <= LATTIO_GAUGE_MAX_COLORS; n++)
+        if (reals == 2 * (uint64_t)(n * n)) return n;
+    return 0;
+}
+
 /* A Qlua gauge group, all or nothing: every direction "0".."nd-1" a Qlua
  * dataset of colour matrices, of one type and one shape, and either every
  * one or none with a .sha256. */
@@ -419,9 +431,9 @@ static int examine_group(hid_t fid, const char *path, int nd, lattio_h5_entry *e
         if (rc == LATTIO_H5_NOT_FIELD || (rc == LATTIO_OK && d[mu].layout != LATTIO_H5_QLUA))
             return qlua_missing(path, mu, "is not a Qlua colour-matrix dataset");
         RETURN_IF_ERROR(rc);
-        if (d[mu].elements != 18) return qlua_missing(path, mu, "does not hold 3x3 complex matrices");
+        if (!matrix_colors(d[mu].elements)) return qlua_missing(path, mu, "does not hold N x N complex matrices");
         if (mu > 0 && (memcmp(d[mu].dims, d[0].dims, sizeof d[0].dims) != 0 || d[mu].precision != d[0].precision ||
-                       d[mu].big_endian != d[0].big_endian))
+                       d[mu].big_endian != d[0].big_endian || d[mu].elements != d[0].elements))
             return qlua_missing(path, mu, "differs from direction 0 in shape or type");
         if (mu > 0 && (d[mu].checksum == 2) != (d[0].checksum == 2)) {
             lattio_detail_set("Qlua gauge group %s: .sha256 on some directions only (0: %s, %d: %s)", path,
@@ -431,8 +443,9 @@ static int examine_group(hid_t fid, const char *path, int nd, lattio_h5_entry *e
     }
     *e = d[0];
     snprintf(e->path, sizeof e->path, "%s", path);
-    e->elements = 18 * (uint64_t)nd;
+    e->elements = d[0].elements * (uint64_t)nd;
     e->gauge = nd == 4;
+    e->colors = e->gauge ? matrix_colors(d[0].elements) : 0;
     return LATTIO_OK;
 }
 

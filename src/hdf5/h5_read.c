@@ -19,6 +19,7 @@ typedef struct h5r {
     lattio_layout fl; /* memory layout, file_order of the dataset(s) */
     const lattio_h5_options *o;
     int layout, group; /* group: a Qlua gauge group of nd datasets */
+    int gauge_colors;  /* N of an SU(N) gauge field, 0 for other fields */
 } h5r;
 
 /* Local: dataset ds has the lattice of r->fl and `want` reals per site. */
@@ -94,6 +95,7 @@ static int detect(h5r *r)
     if (r->obj < 0) return lattio_h5_damaged(hard, "object cannot be opened");
     r->group = H5Iget_type(r->obj) == H5I_GROUP;
     r->layout = e.layout;
+    r->gauge_colors = e.gauge ? e.colors : 0;
     if (r->o->layout != LATTIO_H5_AUTO && r->o->layout != r->layout) {
         lattio_detail_set("%s is in the %s layout, not the one asked for", r->object,
                           r->layout == LATTIO_H5_QLUA ? "Qlua" : "QDP++");
@@ -140,7 +142,7 @@ static int describe(h5r *r, lattio_field_info *fi)
     fi->nd = l->ndims;
     for (int i = 0; i < l->ndims; i++) fi->dims[i] = l->global[l->file_order[l->ndims - 1 - i]];
     fi->volume = lattio_layout_global_sites(l);
-    fi->kind = r->d->elements == 72 && l->ndims == 4 ? LATTIO_FIELD_ILDG_GAUGE : LATTIO_FIELD_GENERIC;
+    fi->kind = r->gauge_colors && l->ndims == 4 ? LATTIO_FIELD_ILDG_GAUGE : LATTIO_FIELD_GENERIC;
     strcpy(fi->record_version, "1.1");
     fi->datacount = fi->kind == LATTIO_FIELD_ILDG_GAUGE ? 4 : 1;
     uint64_t colors = 0, spins = 0, count = 0;
@@ -150,6 +152,10 @@ static int describe(h5r *r, lattio_field_info *fi)
     RETURN_IF_ERROR(count_into(r->obj, "scidac_spins", 1000, &spins));
     RETURN_IF_ERROR(count_into(r->obj, "scidac_datacount", INT64_MAX, &count));
     fi->colors = (int)colors;
+    if (fi->kind == LATTIO_FIELD_ILDG_GAUGE) { /* N from the dataset's type */
+        fi->ildg_colors = r->gauge_colors;
+        if (!fi->colors) fi->colors = r->gauge_colors;
+    }
     fi->spins = (int)spins;
     if (count > 0 && r->d->elements % count == 0) fi->datacount = count;
     RETURN_IF_ERROR(optional(lattio_h5_get_string(r->obj, "ildg_data_lfn", &fi->lfn)));

@@ -173,12 +173,18 @@ static hid_t complex_type(hid_t file, hid_t real, int bits)
     return new_complex(real, sz);
 }
 
-/* .ColorMatrix<P>3 (3x3 complex) or .ColorVector<P>3 (3 complex). */
-static hid_t colour_type(hid_t file, hid_t real, int bits, int matrix)
+/* .ColorMatrix<P><N> (N x N complex) or .ColorVector<P><N> (N complex), as
+ * QDP++ and Qlua name them. */
+static hid_t colour_type_n(hid_t file, hid_t real, int bits, int matrix, int n)
 {
     char name[64];
-    snprintf(name, sizeof name, matrix ? ".ColorMatrix%s3" : ".ColorVector%s3", bits == 32 ? "Float" : "Double");
-    return array_of(file, name, complex_type(file, real, bits), matrix ? 2 : 1, 3, matrix ? 3 : 0);
+    snprintf(name, sizeof name, matrix ? ".ColorMatrix%s%d" : ".ColorVector%s%d", bits == 32 ? "Float" : "Double", n);
+    return array_of(file, name, complex_type(file, real, bits), matrix ? 2 : 1, (hsize_t)n, matrix ? (hsize_t)n : 0);
+}
+
+static hid_t colour_type(hid_t file, hid_t real, int bits, int matrix)
+{
+    return colour_type_n(file, real, bits, matrix, 3);
 }
 
 /* What = Propagator, DiracFermion or DiracPropagator: 4 (x 4) of `colour`. */
@@ -199,16 +205,22 @@ hid_t lattio_h5_make_type(hid_t file, int layout, int gauge, uint64_t reals, int
     shape->kind = NULL;
     const hid_t real = bits == 32 ? (be ? H5T_IEEE_F32BE : H5T_IEEE_F32LE) : (be ? H5T_IEEE_F64BE : H5T_IEEE_F64LE);
     if (layout == LATTIO_H5_QDP) {
-        if (gauge) { /* [..][4] of .ColorMatrix<P>3 */
-            shape->dims[shape->rank++] = reals / 18;
-            return colour_type(file, real, bits, 1);
+        if (gauge) { /* [..][4] of .ColorMatrix<P><N> */
+            const int n = colors > 0 ? colors : 3;
+            shape->dims[shape->rank++] = reals / (2 * (uint64_t)(n * n));
+            return colour_type_n(file, real, bits, 1, n);
         }
         if (reals == 288 && colors == 3) /* [..] of .Propagator<P>3 */
             return spin_type(file, "Propagator", bits, colour_type(file, real, bits, 1), 2);
         shape->dims[shape->rank++] = reals; /* [..][n] of reals */
         return H5Tcopy(real);
     }
-    /* Qlua: one object per site, of the kind its reals make */
+    /* Qlua: one object per site, of the kind its reals make (an SU(N)
+     * gauge group's direction: N x N) */
+    if (colors > 0 && colors != 3 && reals == 2 * (uint64_t)(colors * colors)) {
+        shape->kind = "LatticeColorMatrix";
+        return colour_type_n(file, real, bits, 1, colors);
+    }
     switch (reals) {
     case 1:
         shape->kind = "LatticeReal";

@@ -34,8 +34,10 @@ static int check_write(const lattio_field_desc *d, const lattio_layout *l, const
     RETURN_IF(lattio_real_size(d->disk_format) != 4 && lattio_real_size(d->disk_format) != 8, LATTIO_ERR_ARG);
     RETURN_IF(d->datacount == 0 || d->elements % d->datacount, LATTIO_ERR_ARG);
     RETURN_IF(layout != LATTIO_H5_QDP && layout != LATTIO_H5_QLUA, LATTIO_ERR_ARG);
+    const uint64_t nc = d->colors > 0 ? (uint64_t)d->colors : 3;
     if (lattio_field_is_gauge_kind(d->kind))
-        RETURN_IF(l->ndims != 4 || d->elements != 72, LATTIO_FAIL(LATTIO_ERR_ARG, "gauge field: 4-D, 72 reals"));
+        RETURN_IF(l->ndims != 4 || d->elements != 8 * nc * nc || nc > LATTIO_GAUGE_MAX_COLORS,
+                  LATTIO_FAIL(LATTIO_ERR_ARG, "gauge field: 4-D, 8 N^2 reals"));
     return lattio_field_desc_type_check(d, l);
 }
 
@@ -175,7 +177,7 @@ static int ds_metadata(const h5w *w, const h5ds *ds)
 static void ds_move_init(const h5w *w, const h5ds *ds, int mu, lattio_h5_move *m)
 {
     *m = (lattio_h5_move){.f = w->f, .dset = -1, .mtype = ds->mtype, .d = w->d, .l = &w->fl, .fmt = ds->sh.fmt,
-                          .elements = ds->reals, .win_first = (uint64_t)(ds->qlua && ds->gauge ? 18 * mu : 0),
+                          .elements = ds->reals, .win_first = ds->qlua && ds->gauge ? ds->reals * (uint64_t)mu : 0,
                           .sum_kind = ds->qlua ? LATTIO_STAGE_SUM_QLUA : LATTIO_STAGE_SUM_SCIDAC};
     const haddr_t off = H5Dget_offset(ds->dset);
     if (ds->chunked || w->transport == LATTIO_H5_TRANSPORT_HDF5 || off == HADDR_UNDEF) m->dset = ds->dset;
@@ -220,7 +222,7 @@ static int write_dataset(h5w *w, hid_t loc, const char *name, int mu, const void
     memset(&ds, 0, sizeof ds);
     ds.gauge = lattio_field_is_gauge_kind(w->d->kind);
     ds.qlua = w->layout == LATTIO_H5_QLUA;
-    ds.reals = ds.qlua && ds.gauge ? 18 : w->d->elements;
+    ds.reals = ds.qlua && ds.gauge ? w->d->elements / 4 : w->d->elements; /* Qlua: one N x N direction */
     ds.bits = lattio_real_size(w->d->disk_format) == 4 ? 32 : 64;
     ds.dset = ds.mtype = -1;
     lattio_h5_move m;

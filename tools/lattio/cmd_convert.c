@@ -28,8 +28,8 @@ static const char convert_help[] =
     "  --path        HDF5: the object OUT's field goes to (default /lattice)\n"
     "IN may be an HDF5 file (FILE, or FILE:/PATH for one field of several).\n"
     "SU(N) fields (N = 2 .. 16: ILDG su<N>gauge, SciDAC colors N, NERSC\n"
-    "4D_SU<N>_GAUGE_<N>x<N>, HiRep) convert between ILDG, SciDAC, NERSC and\n"
-    "HiRep; MILC, openQCD and HDF5 hold SU(3) only.\n"
+    "4D_SU<N>_GAUGE_<N>x<N>, HiRep, HDF5 .ColorMatrix<P><N>) convert between\n"
+    "ILDG, SciDAC, NERSC, HiRep and HDF5; MILC and openQCD hold SU(3) only.\n"
     "IN's file XML, record XML, LFN and date go into OUT where both formats\n"
     "hold them (ILDG, SciDAC, HDF5).\n"
     "\n"
@@ -136,7 +136,7 @@ static int write_and_check(const convert_args *a, const verify_report *in, const
     char target[sizeof ((tool_output *)0)->tmp + 300];
     snprintf(target, sizeof target, "%s", tmp);
     int rc;
-    const int su3_only = a->format == LATTIO_GAUGE_HDF5 || a->format == LATTIO_GAUGE_MILC || a->format == LATTIO_GAUGE_OPENQCD;
+    const int su3_only = a->format == LATTIO_GAUGE_MILC || a->format == LATTIO_GAUGE_OPENQCD;
     if (su3_only && in->info.colors && in->info.colors != 3) {
         fprintf(stderr, "lattio convert: %s: an SU(%d) field; %s holds SU(3) gauge fields only (ERR_UNSUPPORTED)\n",
                 a->in, in->info.colors, lattio_gauge_format_name(a->format));
@@ -145,7 +145,7 @@ static int write_and_check(const convert_args *a, const verify_report *in, const
     if (a->format == LATTIO_GAUGE_HDF5) { /* this process alone */
         lattio_layout l;
         convert_h5_target(a, tmp, target, sizeof target);
-        rc = h5_whole_layout(in->info.dims, &l);
+        rc = h5_whole_layout(in->info.dims, in->info.colors, &l);
         if (rc == LATTIO_OK) rc = h5_write_gauge(MPI_COMM_SELF, target, a->h5_layout, opt.precision, &l, u, in);
     } else {
         rc = lattio_gauge_write(tmp, a->format, &opt, in->info.dims, u);

@@ -41,7 +41,6 @@ static int write_out(const convert_args *a, const convert_plan *p, const lattio_
 {
     const int nc = layout_colors(l);
     if (a->format == LATTIO_GAUGE_HDF5) {
-        if (nc != 3) return LATTIO_ERR_UNSUPPORTED; /* lattio's HDF5 layouts hold SU(3) gauge fields */
         char target[sizeof p->out.tmp + 300];
         convert_h5_target(a, p->out.tmp, target, sizeof target);
         return h5_write_gauge(MPI_COMM_WORLD, target, a->h5_layout, p->precision, l, u, in);

@@ -77,7 +77,7 @@ int info_fields(const char *path, int json);
 int h5_check(const char *arg);
 int h5_write_gauge(MPI_Comm comm, const char *target, int layout, int precision, const lattio_layout *l,
                    const double *u, const verify_report *meta);
-int h5_whole_layout(const uint64_t dims[4], lattio_layout *l);
+int h5_whole_layout(const uint64_t dims[4], int colors, lattio_layout *l);
 
 /* `lattio convert`: shared pieces in convert_common.c, below the serial
  * command (cmd_convert.c) and the parallel conversion (convert_mpi.c). */

@@ -108,7 +108,7 @@ static void verify_entry(const char *file, const lattio_h5_entry *e, int i, veri
         rep->info.volume = lattio_layout_global_sites(&l);
         rep->info.precision = e->precision;
         rep->info.little_endian = !e->big_endian;
-        rep->info.rows = 3;
+        rep->info.rows = rep->info.colors = e->colors ? e->colors : 3;
         verify_report_meta(rep, &info.field);
         if (lattio_gauge_stats_mpi(comm, &l, local, &rep->stats) == LATTIO_OK) {
             rep->has_gauge = 1;
@@ -235,13 +235,15 @@ int h5_info(const char *arg, int json)
             printf(", \"layout\": \"%s\", \"dims\": [", layout_name(e->layout));
             for (int k = 0; k < e->nd; k++) printf(k ? ", %" PRIu64 : "%" PRIu64, e->dims[k]);
             printf("], \"elements\": %" PRIu64 ", \"precision\": %d, \"byte_order\": \"%s\", \"gauge\": %s, "
-                   "\"checksum\": \"%s\"}",
+                   "\"colors\": %d, \"checksum\": \"%s\"}",
                    e->elements, e->precision, e->big_endian ? "big" : "little", e->gauge ? "true" : "false",
-                   checksum_word(e->checksum));
+                   e->colors, checksum_word(e->checksum));
         } else {
             char esc[600];
             tool_escape(esc, sizeof esc, e->path);
-            printf("  %s: %s layout, %s", esc, layout_name(e->layout), e->gauge ? "SU(3) gauge field " : "field ");
+            printf("  %s: %s layout, ", esc, layout_name(e->layout));
+            if (e->gauge) printf("SU(%d) gauge field ", e->colors ? e->colors : 3);
+            else fputs("field ", stdout);
             for (int k = 0; k < e->nd; k++) printf(k ? "x%" PRIu64 : "%" PRIu64, e->dims[k]);
             printf(" (x fastest), %" PRIu64 " reals per site, %d-bit %s-endian, checksum %s\n", e->elements,
                    e->precision, e->big_endian ? "big" : "little", checksum_word(e->checksum));
@@ -274,7 +276,10 @@ int h5_write_gauge(MPI_Comm comm, const char *target, int layout, int precision,
     lattio_field_desc d;
     lattio_field_desc_default(&d, LATTIO_FIELD_ILDG_GAUGE, LATTIO_REAL_F64_NATIVE,
                               precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE, 72);
-    d.record_xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(3) gauge field</info>";
+    for (int n = 2; n <= LATTIO_GAUGE_MAX_COLORS; n++) /* N of the layout's 8 N^2 doubles */
+        if (l->site_bytes == 64 * (size_t)(n * n)) d.colors = n, d.elements = 8 * (uint64_t)(n * n);
+    d.record_xml = d.colors == 3 ? "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(3) gauge field</info>"
+                                 : "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(N) gauge field</info>";
     convert_meta_desc(meta, &d);
     d.verify = 1;
     d.verify_retries = 1;
@@ -284,10 +289,11 @@ int h5_write_gauge(MPI_Comm comm, const char *target, int layout, int precision,
     return lattio_h5_write(comm, target, &d, l, u, &o, NULL, NULL);
 }
 
-int h5_whole_layout(const uint64_t dims[4], lattio_layout *l)
+int h5_whole_layout(const uint64_t dims[4], int colors, lattio_layout *l)
 {
     const uint64_t lo[4] = {0, 0, 0, 0};
-    int rc = lattio_layout_init(l, 4, dims, lo, dims, 576);
+    const size_t n = colors > 0 ? (size_t)colors : 3;
+    int rc = lattio_layout_init(l, 4, dims, lo, dims, 64 * n * n);
     for (int d = 0; rc == LATTIO_OK && d < 4; d++) l->file_order[d] = l->mem_order[d] = 3 - d;
     return rc;
 }
