@@ -237,6 +237,16 @@ cdef void *data_of(cnp.ndarray a):
     return cnp.PyArray_DATA(a)
 
 
+cdef const void **data_pointers(list arrays) except NULL:
+    """The data of each array of a list (one field each), malloc'd: free it."""
+    cdef const void **p = <const void **>malloc(max(len(arrays), 1) * sizeof(void *))
+    if p == NULL:
+        raise MemoryError()
+    for i in range(len(arrays)):
+        p[i] = data_of(arrays[i])
+    return p
+
+
 cdef int make_layout(lattio_layout *l, glob, lo, count, size_t site_bytes) except -1:
     """A layout in array-axis order (axis 0 slowest = file dimension 0)."""
     cdef uint64_t g[8]

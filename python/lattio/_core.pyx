@@ -281,12 +281,8 @@ def field_write(path, int kind, int mem_format, int disk_format, uint64_t elemen
     keep = []
     describe_write(&l, &d, kind, mem_format, disk_format, elements, datacount, colors, spins, meta, keep,
                    glob, (0,) * len(glob), glob, verify)
-    cdef const void **bufs = <const void **>malloc(max(n, 1) * sizeof(void *))
-    if bufs == NULL:
-        raise MemoryError()
+    cdef const void **bufs = data_pointers(values)
     try:
-        for i in range(n):
-            bufs[i] = data_of(values[i])
         with nogil:
             rc = lattio_fields_write_serial(cp, &d, &l, n, bufs)
     finally:

@@ -281,12 +281,8 @@ def h5_write(comm, target, int kind, int mem_format, int disk_format, uint64_t e
     o.layout = H5_LAYOUTS[layout]
     o.append = 1 if append else 0
     cdef int n = len(local)
-    cdef const void **bufs = <const void **>malloc(max(n, 1) * sizeof(void *))
-    if bufs == NULL:
-        raise MemoryError()
+    cdef const void **bufs = data_pointers(local)
     try:
-        for i in range(n):
-            bufs[i] = data_of(local[i])
         with nogil:
             rc = lattio_h5_write_fields(c, cp, &d, &l, n, bufs, &o, NULL, NULL)
     finally:
