@@ -952,6 +952,12 @@ int lattio_gauge_stats_compute(const double *u, const uint64_t dims[4], lattio_g
  * 1 for the unit field). */
 #define LATTIO_GAUGE_MAX_COLORS 16
 int lattio_gauge_stats_compute_nc(const double *u, const uint64_t dims[4], int colors, lattio_gauge_stats *out);
+/* N (1 .. LATTIO_GAUGE_MAX_COLORS) of an N x N complex matrix of `reals`
+ * reals (2 N^2); 0 for any other count. */
+int lattio_gauge_colors_of(uint64_t reals);
+/* The record XML lattio_gauge_write writes for an SU(N) field (colors 0: 3)
+ * when the options give none: "<info>SU(3) gauge field</info>", or SU(N). */
+const char *lattio_gauge_record_xml(int colors);
 
 /* --- gauge configurations in every format (src/field/gauge_*.c, nersc.c,
  * milc.c, openqcd.c, detect.c; local, serial) -----------------------------

@@ -7,7 +7,6 @@
 
 #include "field_internal.h"
 
-#define GAUGE_SITE_DOUBLES 72 /* 4 links x 3 x 3 complex */
 #define GAUGE_SITE_DOUBLES_NC(n) (8 * (uint64_t)(n) * (uint64_t)(n)) /* 4 links x N x N complex */
 #define GAUGE_SITE_DOUBLES_MAX GAUGE_SITE_DOUBLES_NC(LATTIO_GAUGE_MAX_COLORS)
 #define GAUGE_MAX_EXTENT (UINT64_C(1) << 24)

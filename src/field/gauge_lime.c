@@ -74,6 +74,12 @@ int gauge_lime_read(const char *path, lattio_gauge_info *info, double **u)
 
 /* --- writing ------------------------------------------------------------ */
 
+const char *lattio_gauge_record_xml(int colors)
+{
+    return colors == 0 || colors == 3 ? "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(3) gauge field</info>"
+                                      : "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(N) gauge field</info>";
+}
+
 static int make_info(lattio_field_info *fi, int format, const lattio_gauge_write_options *opt,
                      const uint64_t dims[4], char *file_xml)
 {
@@ -95,9 +101,7 @@ static int make_info(lattio_field_info *fi, int format, const lattio_gauge_write
     fi->datacount = 4;
     fi->lfn = (char *)(opt->lfn ? opt->lfn : "lattio");
     fi->file_xml = opt->file_xml ? (char *)opt->file_xml : file_xml;
-    fi->record_xml = (char *)(opt->record_xml ? opt->record_xml
-                                              : nc == 3 ? "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(3) gauge field</info>"
-                                                        : "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(N) gauge field</info>");
+    fi->record_xml = (char *)(opt->record_xml ? opt->record_xml : lattio_gauge_record_xml(nc));
     if (opt->date) snprintf(fi->date, sizeof fi->date, "%s", opt->date);
     return LATTIO_OK;
 }

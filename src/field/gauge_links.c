@@ -105,8 +105,8 @@ void gauge_reconstruct_row(double *m)
     }
 }
 
-/* Native reals of n sites (rows per matrix) into u, rebuilding row 3. */
-/* rows of a link (2: SU(3)'s third row rebuilt) of 2 nc reals each */
+/* Native reals of n sites (rows per link of 2 nc reals each) into u,
+ * rebuilding SU(3)'s third row when two are stored. */
 static int expand_sites(const unsigned char *native, int nfmt, int rows, int nc, uint64_t n, double *u)
 {
     const size_t row = 2 * (size_t)nc, per_site = (size_t)4 * rows * row;

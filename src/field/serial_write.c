@@ -1,7 +1,8 @@
 /* serial_write.c -- fields written serially as the strict QIO record sets
  * (ILDG or SciDAC, the records lattio_field_write writes; several fields of
- * one kind as QIO's multi-record file) through the core LIME writer: big-endian reals converted in bounded chunks of whole sites,
- * the SciDAC checksum computed on the way. */
+ * one kind as QIO's multi-record file) through the core LIME writer:
+ * big-endian reals converted in bounded chunks of whole sites, the SciDAC
+ * checksum computed on the way. */
 #include "field_internal.h"
 
 #include <string.h>
@@ -44,8 +45,9 @@ static int put_binary(lattio_lime_writer *w, const char *type, const lattio_fiel
     return rc != LATTIO_OK ? rc : lattio_lime_writer_end(w);
 }
 
-/* The binary record's payload (from offset data, volume x site bytes) read back from the
- * file being written: its SciDAC checksum must be the one written. */
+/* The binary record's payload (from offset data, volume x site bytes) read
+ * back from the file being written: its SciDAC checksum must be the one
+ * written. */
 static int reread(lattio_lime_writer *w, const lattio_field_info *fi, uint64_t data, lattio_scidac_sum sum)
 {
     const uint64_t site = fi->typesize * fi->datacount;

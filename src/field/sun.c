@@ -55,3 +55,10 @@ void lattio_sun_link(const double *m, int n, double *re_tr, double *dev)
         }
     *dev = worst;
 }
+
+int lattio_gauge_colors_of(uint64_t reals)
+{
+    for (int n = 1; n <= LATTIO_GAUGE_MAX_COLORS; n++)
+        if (reals == 2 * (uint64_t)(n * n)) return n;
+    return 0;
+}

@@ -310,8 +310,8 @@ static void entry_of(lattio_h5_entry *e, const dsview *v, int nd, unsigned marks
     e->gauge = nd == 4 && reals == 72;
     e->colors = e->gauge ? 3 : 0;
     /* QDP++'s SU(N): [..][4] of N x N complex matrices */
-    for (int n = 2; !e->gauge && nd == 4 && v->rank == nd + 1 && v->dims[nd] == 4 && n <= LATTIO_GAUGE_MAX_COLORS; n++)
-        if (n != 3 && v->reals == 2 * (uint64_t)(n * n)) e->gauge = 1, e->colors = n;
+    const int n = lattio_gauge_colors_of(v->reals);
+    if (!e->gauge && nd == 4 && v->rank == nd + 1 && v->dims[nd] == 4 && n >= 2 && n != 3) e->gauge = 1, e->colors = n;
     e->checksum = marks & MARK_SUMA ? 1 : marks & MARK_SHA256 ? 2 : 0;
 }
 
@@ -403,12 +403,11 @@ static int group_not_field(hid_t fid, const char *path)
     return rc;
 }
 
-/* N of an N x N complex matrix of `reals` reals (2 .. LATTIO_GAUGE_MAX_COLORS), else 0. */
+/* N of an N x N complex matrix of `reals` reals, N >= 2; else 0. */
 static int matrix_colors(uint64_t reals)
 {
-    for (int n = 2; n <= LATTIO_GAUGE_MAX_COLORS; n++)
-        if (reals == 2 * (uint64_t)(n * n)) return n;
-    return 0;
+    const int n = lattio_gauge_colors_of(reals);
+    return n >= 2 ? n : 0;
 }
 
 /* A Qlua gauge group, all or nothing: every direction "0".."nd-1" a Qlua

@@ -331,9 +331,10 @@ int lattio_h5_writer_open(MPI_Comm comm, const char *file, int nd, const lattio_
     RETURN_IF(!file || !*file || nd < 0 || nd > LATTIO_MAX_DIMS, LATTIO_ERR_ARG);
     lattio_h5_writer *wr = lattio_calloc(1, sizeof *wr);
     char *name = lattio_strdup(file);
-    if (!wr || !name) {
+    const int arc = lattio_agree(comm, wr && name ? LATTIO_OK : LATTIO_ERR_NOMEM); /* every rank, or none, goes on */
+    if (arc != LATTIO_OK) {
         lattio_free(wr), lattio_free(name);
-        return LATTIO_ERR_NOMEM; /* ranks may differ: the caller's next collective call agrees */
+        return arc;
     }
     wr->o = *o, wr->file = name;
     if (o->file) wr->file_options = *o->file, wr->o.file = &wr->file_options;
@@ -380,10 +381,9 @@ int lattio_h5_writer_add(lattio_h5_writer *wr, const char *object, const lattio_
     if (h5) memset(h5, 0, sizeof *h5);
     RETURN_IF(!wr, LATTIO_ERR_ARG);
     h5w *w = &wr->w;
-    char target[LATTIO_H5_PATH_MAX + 8] = "";
-    if (object) snprintf(target, sizeof target, "%s", object);
     lattio_args a = {0};
-    lattio_args_str(&a, "object", target);
+    lattio_args_str(&a, "object", object);
+    lattio_args_int(&a, "dimensions", l ? l->ndims : -1);
     int rc = lattio_args_agree(w->comm, &a);
     if (rc == LATTIO_OK) rc = lattio_h5_args_agree(w->comm, wr->file, d, l, &wr->o, 1);
     if (rc == LATTIO_OK && wr->failed) rc = LATTIO_FAIL(LATTIO_ERR_ARG, "an earlier add failed");
@@ -437,10 +437,15 @@ int lattio_h5_write_fields(MPI_Comm comm, const char *target, const lattio_field
     lattio_args a = {0};
     lattio_args_int(&a, "fields", n);
     lattio_args_str(&a, "target", target);
+    lattio_args_int(&a, "layout and data given", l != NULL && locals != NULL);
     RETURN_IF_ERROR(lattio_args_agree(comm, &a));
     RETURN_IF(!target || !l || n < 1 || !locals, LATTIO_ERR_ARG);
     char *file = NULL, *object = NULL;
-    RETURN_IF_ERROR(lattio_h5_split(target, &file, &object));
+    const int src = lattio_agree(comm, lattio_h5_split(target, &file, &object));
+    if (src != LATTIO_OK) {
+        lattio_free(file), lattio_free(object);
+        return src;
+    }
     lattio_h5_writer *wr = NULL;
     int rc = lattio_h5_writer_open(comm, file, l->ndims, o, &wr);
     char name[LATTIO_H5_PATH_MAX + 24];

@@ -4,7 +4,8 @@
  * - theta_mu(x+nu) - theta_nu(x))), for N = 2, 4, 6; the field written as
  * ILDG, SciDAC, NERSC and HiRep and read back equal with its N; MILC and
  * openQCD refuse N != 3, NERSC's two-row storage too; a HiRep file cut by
- * a byte is not taken for one. */
+ * a byte is not taken for one; N of a matrix's reals and the default record
+ * XML. */
 #include "fieldtest.h"
 
 #include <math.h>
@@ -93,6 +94,16 @@ int main(void)
     }
     CHECK_STATUS(lattio_gauge_stats_compute_nc(u, DIMS, LATTIO_GAUGE_MAX_COLORS + 1, &(lattio_gauge_stats){0}),
                  LATTIO_ERR_ARG);
+    /* N of a matrix's reals, the default record XML */
+    CHECK_INT(lattio_gauge_colors_of(2), 1);
+    CHECK_INT(lattio_gauge_colors_of(8), 2);
+    CHECK_INT(lattio_gauge_colors_of(18), 3);
+    CHECK_INT(lattio_gauge_colors_of(2 * 16 * 16), 16);
+    CHECK_INT(lattio_gauge_colors_of(2 * 17 * 17), 0);
+    CHECK_INT(lattio_gauge_colors_of(72), 6);
+    CHECK_INT(lattio_gauge_colors_of(7), 0);
+    CHECK(strstr(lattio_gauge_record_xml(3), "SU(3) gauge field") && strstr(lattio_gauge_record_xml(0), "SU(3)"));
+    CHECK(strstr(lattio_gauge_record_xml(4), "SU(N) gauge field") != NULL);
     /* a HiRep file a byte short is no HiRep file */
     size_t len;
     unsigned char *raw = test_slurp("sun.hirep", &len);

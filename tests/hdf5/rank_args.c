@@ -2,7 +2,9 @@
  * argument different from the others: verify, layout, append, chunked,
  * precision, memory type (dtype), metadata (lfn, file XML, record XML),
  * the path; the ILDG writer's verify, precision and LFN; the readers'
- * checksum demand and record index.  Each call returns ERR_RANK_ARG on
+ * checksum demand and record index; several fields through the HDF5
+ * writer (rank 1 without a layout; rank 1 naming another object).  Each
+ * call returns ERR_RANK_ARG on
  * every rank, with the argument named, nothing hangs (the test's timeout),
  * and the previous file stays byte for byte as it was. */
 #include "../field_mpi/fmtest.h"
@@ -60,6 +62,27 @@ static void kept(const char *path, const unsigned char *before, size_t n, const 
     free(now);
 }
 
+/* Several fields: lattio_h5_write_fields with no layout on rank 1 alone, and
+ * a writer whose add names another object on rank 1: ERR_RANK_ARG on every
+ * rank, the close refuses to publish, cfg.h5 as it was. */
+static void writer_cases(const double *local, const lattio_layout *l, const lattio_field_desc *d,
+                         const unsigned char *before, size_t n)
+{
+    const void *locals[2] = {local, local};
+    lattio_h5_options o;
+    lattio_h5_options_default(&o);
+    expect_rank_arg(lattio_h5_write_fields(MPI_COMM_WORLD, "cfg.h5:/set", d, mpitest_rank == 1 ? NULL : l, 2, locals,
+                                           &o, NULL, NULL),
+                    "write_fields layout");
+    kept("cfg.h5", before, n, "write_fields layout");
+    lattio_h5_writer *w = NULL;
+    CHECK_OK(lattio_h5_writer_open(MPI_COMM_WORLD, "cfg.h5", 4, &o, &w));
+    expect_rank_arg(lattio_h5_writer_add(w, mpitest_rank == 1 ? "/b" : "/a", d, l, local, NULL, NULL), "add object");
+    const int rc = lattio_h5_writer_close(w);
+    CHECK(fm_same_everywhere(rc) && rc != LATTIO_OK);
+    kept("cfg.h5", before, n, "writer add object");
+}
+
 static void hdf5_cases(const double *local)
 {
     lattio_layout l;
@@ -99,6 +122,7 @@ static void hdf5_cases(const double *local)
         expect_rank_arg(lattio_h5_read(MPI_COMM_WORLD, target, &dc, &l, back, &o, NULL, NULL), "read");
     }
     free(back);
+    writer_cases(local, &l, &d, before, n);
     free(before);
 }
 

@@ -27,19 +27,11 @@ typedef struct convert_plan {
     tool_output out; /* broadcast: the other ranks use out.tmp only (the pointers are rank 0's) */
 } convert_plan;
 
-/* N of a layout of 8 N^2 doubles per site (the field verify kept). */
-static int layout_colors(const lattio_layout *l)
-{
-    for (int n = 1; n <= LATTIO_GAUGE_MAX_COLORS; n++)
-        if (l->site_bytes == 64 * (size_t)(n * n)) return n;
-    return 3;
-}
-
 /* Collective: write the distributed field to p->out.tmp. */
 static int write_out(const convert_args *a, const convert_plan *p, const lattio_layout *l,
                      const double *u, const verify_report *in)
 {
-    const int nc = layout_colors(l);
+    const int nc = lattio_gauge_colors_of(l->site_bytes / (4 * sizeof(double))); /* the field verify kept */
     if (a->format == LATTIO_GAUGE_HDF5) {
         char target[sizeof p->out.tmp + 300];
         convert_h5_target(a, p->out.tmp, target, sizeof target);
@@ -58,8 +50,7 @@ static int write_out(const convert_args *a, const convert_plan *p, const lattio_
                                   p->precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE, 72);
         d.colors = nc, d.elements = 8 * (uint64_t)(nc * nc);
         /* as lattio_gauge_write: its record XML; file XML and LFN are the defaults */
-        d.record_xml = nc == 3 ? "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(3) gauge field</info>"
-                               : "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(N) gauge field</info>";
+        d.record_xml = lattio_gauge_record_xml(nc);
         convert_meta_desc(in, &d); /* IN's file XML, record XML, LFN and date */
         d.verify = 1;
         d.verify_retries = 1;

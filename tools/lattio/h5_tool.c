@@ -276,10 +276,9 @@ int h5_write_gauge(MPI_Comm comm, const char *target, int layout, int precision,
     lattio_field_desc d;
     lattio_field_desc_default(&d, LATTIO_FIELD_ILDG_GAUGE, LATTIO_REAL_F64_NATIVE,
                               precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE, 72);
-    for (int n = 2; n <= LATTIO_GAUGE_MAX_COLORS; n++) /* N of the layout's 8 N^2 doubles */
-        if (l->site_bytes == 64 * (size_t)(n * n)) d.colors = n, d.elements = 8 * (uint64_t)(n * n);
-    d.record_xml = d.colors == 3 ? "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(3) gauge field</info>"
-                                 : "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>SU(N) gauge field</info>";
+    d.colors = lattio_gauge_colors_of(l->site_bytes / (4 * sizeof(double))); /* the layout's 8 N^2 doubles */
+    d.elements = 8 * (uint64_t)(d.colors * d.colors);
+    d.record_xml = lattio_gauge_record_xml(d.colors);
     convert_meta_desc(meta, &d);
     d.verify = 1;
     d.verify_retries = 1;

@@ -294,12 +294,11 @@ static void local_sums(const field_view *v, double sums[2], double *worst)
     } while (next_coord(&mine, c));
 }
 
-/* N of a layout of 8 N^2 doubles per site; 0 for any other size. */
+/* N of a layout of 8 N^2 doubles per site (four N x N links); 0 for any other size. */
 static int colors_of(const lattio_layout *l)
 {
-    for (int n = 1; n <= LATTIO_GAUGE_MAX_COLORS; n++)
-        if (l->site_bytes == 8 * (size_t)(n * n) * sizeof(double)) return n;
-    return 0;
+    const size_t link = 4 * sizeof(double);
+    return l->site_bytes % link ? 0 : lattio_gauge_colors_of(l->site_bytes / link);
 }
 
 static int check_args(const lattio_layout *l, const double *local, const lattio_gauge_stats *out)
