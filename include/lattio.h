@@ -146,6 +146,8 @@ extern "C" {
     X(ERR_FIELD_PRECISION, -225, "precision disagrees with the element size")         \
     X(ERR_FIELD_DIMS, -226, "lattice dimensions differ between metadata records")      \
     X(ERR_FIELD_TYPESIZE, -227, "typesize disagrees with the field's datatype")         \
+    X(ERR_VOLUME_MISSING, -228, "a volume of a QIO volume set is missing or lacks a record") \
+    X(ERR_VOLUME_SITES, -229, "the site lists of a QIO volume set do not hold every site once") \
     /* checksums */                                                                     \
     X(ERR_CHECKSUM, -300, "checksum mismatch")                                          \
     X(ERR_NO_CHECKSUM, -301, "checksum record missing")                                 \
@@ -724,6 +726,11 @@ typedef struct lattio_field_info {
     char *lfn;                  /* ildg-data-lfn text, trailing NULs removed; NULL if none */
     char *file_xml;             /* scidac-file-xml payload (user text); NULL if none */
     char *record_xml;           /* scidac-record-xml payload (user text); NULL if none */
+    int volfmt;                 /* the private file XML's QIO volume format (enum lattio_volfmt) */
+    /* subset records (recordtype 2): the hypercube's corners, inclusive,
+     * x first; the record holds its sites in lexicographic order */
+    int hyper_nd;
+    uint64_t hyper_lower[LATTIO_MAX_DIMS], hyper_upper[LATTIO_MAX_DIMS];
 } lattio_field_info;
 
 /* N of a gauge field (ILDG_GAUGE or SU3_GAUGE kind): its ildg-format's
@@ -933,6 +940,95 @@ int lattio_fields_write_serial(const char *path, const lattio_field_desc *d, con
  * when the file stores none (the computed sum is still in *computed). */
 int lattio_field_verify(const char *path, int index, lattio_field_info *fi,
                         lattio_scidac_sum *computed);
+
+/* --- QIO volume sets (src/field/volumes*.c; local) ---------------------- */
+
+/*
+ * QIO writes a field also as a set of volumes, one file per node (multifile)
+ * or per I/O partition (partfile): BASE.vol0000, BASE.vol0001, ... (partfile
+ * in directories: DIR/vol0000/NAME for BASE = DIR/NAME), named after the
+ * node that wrote them.  Volume 0 holds the file's and every record's
+ * metadata and checksums, each volume a scidac-sitelist (the lexicographic
+ * ranks of its sites, big-endian, 32 bits or 64) and one binary record per
+ * lattice field with its sites in that order (docs/format.md, "QIO
+ * volumes").  lattio reads any such set whatever wrote it and whatever the
+ * number of readers: the site lists must hold every site exactly once
+ * (ERR_VOLUME_SITES), every volume its binary records (ERR_VOLUME_MISSING).
+ */
+enum lattio_volfmt {
+    LATTIO_VOLFMT_SINGLE = 0,  /* one file */
+    LATTIO_VOLFMT_MULTI = 1,   /* one volume per node, sites in the node's order */
+    LATTIO_VOLFMT_PART = 2,    /* one volume per I/O partition, sites in lexicographic order */
+    LATTIO_VOLFMT_PART_DIR = 3 /* partfile, volume k in directory volKKKK */
+};
+#define LATTIO_VOLUMES_MAX 65536 /* volumes lattio reads or writes in one set */
+
+/* The name of volume `number` of set `base` in format volfmt (1 .. 3) into
+ * out[size].  ERR_ARG, ERR_OVERFLOW. */
+int lattio_volumes_name(const char *base, int volfmt, int number, char *out, size_t size);
+
+typedef struct lattio_volumes lattio_volumes;
+
+/* What lattio_volumes_open found. */
+typedef struct lattio_volumes_info {
+    int volfmt;      /* 1 .. 3 */
+    int volumes;     /* files in the set */
+    int fields;      /* binary records of volume 0 (lattice fields and global data) */
+    int nd;
+    uint64_t dims[LATTIO_MAX_DIMS]; /* x fastest */
+    uint64_t volume;
+    int max_number;  /* the largest volume number */
+} lattio_volumes_info;
+
+/* Open the set `base`: finds its volumes, reads every volume's records and
+ * site list and checks that they cover every site once and that each holds
+ * a binary record of the right length for every lattice field of volume 0.
+ * Errors: ERR_OPEN (no volume 0; the detail names the names tried),
+ * ERR_VOLUME_MISSING, ERR_VOLUME_SITES, ERR_FIELD_LENGTH, ERR_UNSUPPORTED
+ * (subset records), the LIME reader's and lattio_field_info_read's (each
+ * naming the volume). */
+int lattio_volumes_open(const char *base, lattio_volumes **out);
+void lattio_volumes_close(lattio_volumes *v);
+int lattio_volumes_describe(const lattio_volumes *v, lattio_volumes_info *vi);
+/* 1 when `base` names a volume set (its volume 0 exists) and is no file itself. */
+int lattio_volumes_probe(const char *base);
+/* Field `index` (0-based among volume 0's binary records) as
+ * lattio_field_info_read describes a single file's: dims of the whole
+ * lattice, volfmt of the set; fi->binary is volume 0's part. */
+int lattio_volumes_field_info(lattio_volumes *v, int index, lattio_field_info *fi);
+/* The field's sites in lexicographic (file) order: file bytes (out:
+ * volume * site bytes, or NULL) or native reals of mem_format (values,
+ * n_out of them), every volume's part read, checksummed with its sites'
+ * ranks and placed; the sum over all volumes in *computed (may be NULL)
+ * and compared with the stored one (ERR_CHECKSUM naming the record). */
+int lattio_volumes_read_bytes(lattio_volumes *v, int index, void *out, lattio_scidac_sum *computed);
+int lattio_volumes_read_values(lattio_volumes *v, int index, int mem_format, void *values, uint64_t n_out,
+                               lattio_scidac_sum *computed);
+/* Join the set into one file `out` (a new file, renamed into place when
+ * complete): volume 0's records in order, its private file XML with volfmt
+ * 0, each lattice field's sites from every volume in lexicographic order,
+ * each checksum verified: the bytes QIO_part_to_single writes. */
+int lattio_volumes_join(const char *base, const char *out);
+
+/* How lattio_volumes_split cuts a lattice: `grid` nodes per dimension (x
+ * first; each divides the dims), numbered x fastest, and for partfile
+ * formats `io_grid` I/O partitions per dimension (each divides grid; all
+ * 0: one partition per node), as QIO's mesh converters define them. */
+typedef struct lattio_volumes_plan {
+    int volfmt;                 /* LATTIO_VOLFMT_MULTI, _PART or _PART_DIR */
+    int nd;
+    int grid[LATTIO_MAX_DIMS];
+    int io_grid[LATTIO_MAX_DIMS];
+} lattio_volumes_plan;
+
+/* Split the single file `in` into the volume set `base` (each volume a new
+ * file, all renamed into place only when every one is complete): a
+ * partition's sites in lexicographic order, every record set's metadata in
+ * volume 0, each lattice field's checksum verified on the way: the bytes
+ * QIO_single_to_part writes (multifile: a node's sites in lexicographic
+ * order).  Errors: ERR_ARG (plan), ERR_CHECKSUM, the reader's and
+ * writer's. */
+int lattio_volumes_split(const char *in, const char *base, const lattio_volumes_plan *p);
 
 /* --- gauge observables (src/field/gauge.c; local) ----------------------- */
 
@@ -1572,6 +1668,40 @@ typedef struct lattio_field_read_info {
 int lattio_field_read(lattio_file *f, int index, const lattio_field_desc *d,
                       const lattio_layout *l, void *local, lattio_field_read_info *info);
 
+
+/* QIO volume sets in parallel (src/field/mpi/volumes_mpi.c; see "QIO
+ * volume sets" above for the format). */
+
+/* Collective.  Read field `index` (0-based among volume 0's binary
+ * records; < 0: the first lattice field) of the volume set `base` into each
+ * rank's box of layout l (descriptor and layout as lattio_field_read): the
+ * ranks share the volumes (volume i to rank i mod size), each checks its
+ * volumes' records and site lists and reads its volumes whole, and every
+ * site goes to the rank whose box holds it.  Any number of ranks, whatever
+ * wrote the set; boxes may cover a part of the lattice (must not overlap).
+ * The checksum covers every site of the set and is compared with volume
+ * 0's (info->checksum VERIFIED, or SKIPPED, MISSING).  Errors, the same on
+ * every rank: those of lattio_volumes_open and lattio_field_read,
+ * ERR_VOLUME_SITES (a site listed twice, the volumes short of the
+ * lattice), ERR_UNSUPPORTED (global data, a subset), ERR_RANK_ARG
+ * (index, elements, memory format or dimensions differ between ranks). */
+int lattio_volumes_read(MPI_Comm comm, const char *base, int index, const lattio_field_desc *d,
+                        const lattio_layout *l, void *local, lattio_field_read_info *info);
+
+/* Collective.  Write n fields of descriptor d (as lattio_field_write) as
+ * the volume set `base` in format volfmt: LATTIO_VOLFMT_MULTI, a volume per
+ * rank (its box's sites in lexicographic order); _PART (_PART_DIR: in
+ * directories), a volume per node (the ranks that share memory; the lowest
+ * gathers, sorts and writes, and the volume bears its rank).  Rank 0's
+ * volume 0 holds the metadata and each field's checksum (XOR over the
+ * ranks; out->sum: the last field's).  Every volume is written beside its
+ * name and renamed when all are complete; volumes of an earlier set of the
+ * same base that this one lacks are then removed.  The boxes must tile
+ * the lattice (ERR_LAYOUT).  Errors, the same on every rank: ERR_ARG,
+ * ERR_RANK_ARG (volfmt, n, element counts, kind, formats or dimensions
+ * differ), ERR_LAYOUT, the writer's. */
+int lattio_volumes_write(MPI_Comm comm, const char *base, int volfmt, const lattio_field_desc *d,
+                         const lattio_layout *l, int n, const void *const *locals, lattio_field_write_info *out);
 
 /* ------------------------------------------------------------------------ */
 /* HDF5 lattice fields (MPI; parallel HDF5), src/hdf5                      */

@@ -28,6 +28,11 @@ static inline int lattio_field_metadata_fits(const char *what, const char *s)
 int lattio_field_read_text(lattio_lime_reader *r, const lattio_record_info *recs, int i,
                            char **text, size_t *len);
 
+/* recordset.c: lattio_field_info_read of a file that may be one volume of
+ * a QIO volume set (fi->volfmt then 1 .. 3; with `part` a lattice field's
+ * binary record holds any whole number of sites up to the volume). */
+int lattio_field_info_read_part(lattio_lime_reader *r, int index, int part, lattio_field_info *fi);
+
 /* scidac_xml.c: now as QIO writes a record's date ("Tue Nov 24 10:00:00 2026 UTC"). */
 void lattio_field_date_now(char *out, size_t size);
 

@@ -191,7 +191,7 @@ static int set_dims(const char *const *tags, int ntags, int nd, const int64_t *d
     return LATTIO_OK;
 }
 
-static int parse_private_file(const char *x, size_t n, int *nd, uint64_t *dims)
+static int parse_private_file(const char *x, size_t n, int *nd, uint64_t *dims, int *volfmt_out)
 {
     int64_t d[LATTIO_MAX_DIMS], spacetime = -1;
     int k;
@@ -201,11 +201,11 @@ static int parse_private_file(const char *x, size_t n, int *nd, uint64_t *dims)
     RETURN_IF_ERROR(opt_int(x, n, "spacetime", &spacetime));
     if (spacetime != -1 && spacetime != k)
         return bad_value("spacetime", spacetime, "not the number of <dims>", LATTIO_ERR_BAD_METADATA);
-    int64_t volfmt = 0; /* QIO: 0 single file; 1 multifile and 2 partfile volumes hold pieces */
+    int64_t volfmt = 0; /* QIO: 0 single file; 1 multifile, 2 partfile, 3 partfile in directories */
     RETURN_IF_ERROR(opt_int(x, n, "volfmt", &volfmt));
-    if (volfmt != 0)
-        return bad_value("volfmt", volfmt, "a QIO multifile (1) or partfile (2) volume: one piece of a field "
-                         "stored over several files, which lattio does not read", LATTIO_ERR_UNSUPPORTED);
+    if (volfmt < LATTIO_VOLFMT_SINGLE || volfmt > LATTIO_VOLFMT_PART_DIR)
+        return bad_value("volfmt", volfmt, "not a QIO volume format (0 .. 3)", LATTIO_ERR_BAD_METADATA);
+    *volfmt_out = (int)volfmt;
     static const char *const tag[1] = {"dims"};
     return set_dims(tag, 1, k, d, nd, dims);
 }
@@ -246,6 +246,28 @@ static int small_int(const char *tag, int64_t v, int *out)
     return LATTIO_OK;
 }
 
+/* A subset record's hypercube: <hyperlower> and <hyperupper>, one
+ * coordinate per dimension (checked against the dims in check_length). */
+static int parse_hypercube(const char *x, size_t n, lattio_field_info *fi)
+{
+    int64_t lo[LATTIO_MAX_DIMS], hi[LATTIO_MAX_DIMS];
+    int nlo = 0, nhi = 0;
+    int rc = lattio_xml_ints(x, n, "hyperlower", lo, LATTIO_MAX_DIMS, &nlo);
+    RETURN_IF_ERROR(element("hyperlower", rc, LATTIO_ERR_BAD_METADATA));
+    rc = lattio_xml_ints(x, n, "hyperupper", hi, LATTIO_MAX_DIMS, &nhi);
+    RETURN_IF_ERROR(element("hyperupper", rc, LATTIO_ERR_BAD_METADATA));
+    if (nlo != nhi)
+        return bad_value("hyperupper", nhi, "not as many coordinates as <hyperlower>", LATTIO_ERR_BAD_METADATA);
+    for (int i = 0; i < nlo; i++) {
+        if (lo[i] < 0 || hi[i] < lo[i])
+            return bad_value("hyperupper", hi[i], "below <hyperlower> or negative", LATTIO_ERR_BAD_METADATA);
+        fi->hyper_lower[i] = (uint64_t)lo[i];
+        fi->hyper_upper[i] = (uint64_t)hi[i];
+    }
+    fi->hyper_nd = nlo;
+    return LATTIO_OK;
+}
+
 static int parse_private_record(const char *x, size_t n, lattio_field_info *fi)
 {
     char prec[8] = "";
@@ -273,6 +295,7 @@ static int parse_private_record(const char *x, size_t n, lattio_field_info *fi)
     RETURN_IF_ERROR(small_int("colors", colors, &fi->colors));
     RETURN_IF_ERROR(small_int("spins", spins, &fi->spins));
     fi->recordtype = (int)recordtype;
+    if (recordtype == 2) RETURN_IF_ERROR(parse_hypercube(x, n, fi));
     fi->precision_code = prec[0];
     fi->typesize = (uint64_t)typesize;
     fi->datacount = (uint64_t)datacount;
@@ -301,7 +324,7 @@ static int merge_file_dims(lattio_field_info *fi, const char *x, size_t n)
 {
     int nd = 0;
     uint64_t dims[LATTIO_MAX_DIMS] = {0};
-    RETURN_IF_ERROR(parse_private_file(x, n, &nd, dims));
+    RETURN_IF_ERROR(parse_private_file(x, n, &nd, dims, &fi->volfmt));
     fi->has_private_file = 1;
     if (fi->nd == 0) {
         fi->nd = nd;
@@ -409,8 +432,9 @@ static int check_gauge_colors(const lattio_field_info *fi)
     return LATTIO_FAIL(LATTIO_ERR_BAD_METADATA, "colours disagree");
 }
 
-/* Volume and the binary record's length against the metadata. */
-static int check_length(lattio_field_info *fi)
+/* Volume and the binary record's length against the metadata: a lattice
+ * field's record holds every site (a part of them in a QIO volume: `part`). */
+static int check_length(lattio_field_info *fi, int part)
 {
     RETURN_IF(fi->nd == 0, LATTIO_ERR_BAD_METADATA);
     uint64_t v = 1;
@@ -423,10 +447,20 @@ static int check_length(lattio_field_info *fi)
     const uint64_t site = fi->typesize * fi->datacount;
     const uint64_t len = fi->binary.length;
     if (fi->recordtype == 1) RETURN_IF(len != site, LATTIO_ERR_FIELD_LENGTH);
-    if (fi->recordtype == 2) RETURN_IF(len % site || len / site > v, LATTIO_ERR_FIELD_LENGTH);
+    if (fi->recordtype == 2) {
+        uint64_t box = 1;
+        RETURN_IF(fi->hyper_nd != fi->nd, LATTIO_ERR_BAD_METADATA);
+        for (int i = 0; i < fi->nd; i++) {
+            RETURN_IF(fi->hyper_upper[i] >= fi->dims[i], LATTIO_ERR_BAD_METADATA);
+            box *= fi->hyper_upper[i] - fi->hyper_lower[i] + 1;
+        }
+        RETURN_IF(len % site || len / site > box, LATTIO_ERR_FIELD_LENGTH);
+        if (!part) RETURN_IF(len != site * box, LATTIO_ERR_FIELD_LENGTH);
+    }
     if (fi->recordtype == 0) {
+        if (part) RETURN_IF(len % site || len / site > v, LATTIO_ERR_FIELD_LENGTH);
         RETURN_IF(site > UINT64_MAX / v, LATTIO_ERR_OVERFLOW);
-        RETURN_IF(len != site * v, LATTIO_ERR_FIELD_LENGTH);
+        if (!part) RETURN_IF(len != site * v, LATTIO_ERR_FIELD_LENGTH);
     }
     return LATTIO_OK;
 }
@@ -462,10 +496,11 @@ static void shape_sources(const lattio_record_info *recs, const field_records *f
 
 /* Sizes and length checked against the binary record; a failure names the
  * records the shape came from and what they imply. */
-static int check_shape(const lattio_record_info *recs, const field_records *fr, lattio_field_info *fi)
+static int check_shape(const lattio_record_info *recs, const field_records *fr, lattio_field_info *fi,
+                       int part)
 {
     int rc = settle_sizes(fi);
-    if (rc == LATTIO_OK) rc = check_length(fi);
+    if (rc == LATTIO_OK) rc = check_length(fi, part);
     if (rc == LATTIO_OK || rc == LATTIO_ERR_NOMEM) return rc;
     char src[160], dims[96] = "";
     shape_sources(recs, fr, src, sizeof src);
@@ -483,7 +518,27 @@ static int check_shape(const lattio_record_info *recs, const field_records *fr, 
     return rc;
 }
 
+/* A single file's fields only; a QIO volume's private file XML names its
+ * volume format, and lattio_volumes_open reads the set. */
+static int check_single(const lattio_field_info *fi)
+{
+    if (fi->volfmt == LATTIO_VOLFMT_SINGLE) return LATTIO_OK;
+    lattio_detail_set("scidac-private-file-xml: volfmt %d, one volume of a QIO %s set: open the set by its "
+                      "base name (lattio_volumes_open, lattio info BASE)", fi->volfmt,
+                      fi->volfmt == LATTIO_VOLFMT_MULTI ? "multifile" : "partfile");
+    return LATTIO_FAIL(LATTIO_ERR_UNSUPPORTED, "a volume read as a single file");
+}
+
 int lattio_field_info_read(lattio_lime_reader *r, int index, lattio_field_info *fi)
+{
+    const int rc = lattio_field_info_read_part(r, index, 0, fi);
+    if (rc < 0) return rc;
+    const int single = check_single(fi);
+    if (single < 0) lattio_field_info_free(fi);
+    return single;
+}
+
+int lattio_field_info_read_part(lattio_lime_reader *r, int index, int part, lattio_field_info *fi)
 {
     RETURN_IF(!r || !fi || index < 0, LATTIO_ERR_ARG);
     memset(fi, 0, sizeof *fi);
@@ -498,7 +553,7 @@ int lattio_field_info_read(lattio_lime_reader *r, int index, lattio_field_info *
         fi->binary = recs[fr.binary];
         rc = read_parts(r, recs, &fr, fi);
     }
-    if (rc == LATTIO_OK) rc = check_shape(recs, &fr, fi);
+    if (rc == LATTIO_OK) rc = check_shape(recs, &fr, fi, part);
     if (rc == LATTIO_OK) rc = check_gauge_colors(fi);
     if (rc == LATTIO_OK) rc = lattio_field_type_check(fi);
     lattio_free(recs);

@@ -27,7 +27,9 @@ static int put_private_file(lattio_strbuf *sb, const lattio_field_info *fi)
     lattio_xml_put_int(sb, "spacetime", fi->nd);
     lattio_strbuf_puts(sb, "<dims>");
     for (int i = 0; i < fi->nd; i++) lattio_strbuf_printf(sb, "%llu ", (unsigned long long)fi->dims[i]);
-    return lattio_strbuf_puts(sb, "</dims><volfmt>0</volfmt></scidacFile>");
+    lattio_strbuf_puts(sb, "</dims>");
+    lattio_xml_put_int(sb, "volfmt", fi->volfmt);
+    return lattio_strbuf_puts(sb, "</scidacFile>");
 }
 
 /* QIO's date: asctime() of UTC followed by " UTC". */

@@ -1,0 +1,719 @@
+/* volumes_mpi.c -- QIO volume sets read and written in parallel.
+ *
+ * Reading: rank 0 finds the set and reads volume 0's metadata and
+ * broadcasts it; the ranks share the volumes (volume i to rank i mod P),
+ * each reads its volumes whole (records checked, site list, the field's
+ * part), checksums the sites with their ranks and sends each site to the
+ * rank whose box holds it (one MPI_Alltoallv); receivers place and convert
+ * them and check that no site came twice and, when the boxes tile the
+ * lattice, none is missing.  The checksum covers every site of the set
+ * whatever the boxes.
+ *
+ * Writing: multifile gives every rank its volume (its box, sites in
+ * lexicographic order), partfile every node (the ranks sharing memory:
+ * the lowest gathers its node's sites, sorted, and names the volume after
+ * its rank, as QIO names a partition's after its I/O node); rank 0's
+ * volume 0 carries the metadata and each field's checksum, XORed over the
+ * ranks.  Each volume is written under a temporary name and renamed when
+ * every volume of the set is complete; volumes of an earlier set of the
+ * same name that the new one does not have are removed. */
+#include "field_mpi.h"
+#include "field/volumes_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- the lattice in file order (dimension 0 slowest, as the file ranks) --- */
+
+typedef struct geometry {
+    int nd;
+    uint64_t global[LATTIO_MAX_DIMS], lo[LATTIO_MAX_DIMS], n[LATTIO_MAX_DIMS];
+} geometry;
+
+static void geometry_of(const lattio_layout *l, geometry *g)
+{
+    memset(g, 0, sizeof *g);
+    g->nd = l->ndims;
+    for (int k = 0; k < l->ndims; k++) {
+        const int f = l->file_order[k];
+        g->global[k] = l->global[f];
+        g->lo[k] = l->lo[f];
+        g->n[k] = l->count[f];
+    }
+}
+
+/* File rank of the rank's i-th site (increasing file rank, as lattio_layout_pack numbers them). */
+static uint64_t rank_of(const geometry *g, uint64_t i)
+{
+    uint64_t rank = 0, stride = 1;
+    for (int k = g->nd - 1; k >= 0; k--) {
+        rank += (g->lo[k] + i % g->n[k]) * stride;
+        i /= g->n[k];
+        stride *= g->global[k];
+    }
+    return rank;
+}
+
+/* Index in box (lo, n) of the site of file rank r; UINT64_MAX outside. */
+static uint64_t index_in(const geometry *g, const uint64_t *lo, const uint64_t *n, uint64_t r)
+{
+    uint64_t idx = 0, stride = 1;
+    for (int k = g->nd - 1; k >= 0; k--) {
+        const uint64_t c = r % g->global[k];
+        r /= g->global[k];
+        if (c < lo[k] || c >= lo[k] + n[k]) return UINT64_MAX;
+        idx += (c - lo[k]) * stride;
+        stride *= n[k];
+    }
+    return idx;
+}
+
+static uint64_t box_sites(const uint64_t *n, int nd)
+{
+    uint64_t s = 1;
+    for (int k = 0; k < nd; k++) s *= n[k];
+    return s;
+}
+
+/* Collective: every rank's box (lo[], n[] in file order, 2 * LATTIO_MAX_DIMS
+ * values each); ERR_LAYOUT when boxes overlap.  *tile: they cover the
+ * lattice. */
+static int share_boxes(MPI_Comm comm, const geometry *g, uint64_t **boxes, int *tile)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const int per = 2 * LATTIO_MAX_DIMS;
+    *boxes = lattio_calloc((size_t)size * (size_t)per, sizeof **boxes);
+    RETURN_IF_ERROR(lattio_agree(comm, *boxes ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "boxes")));
+    uint64_t mine[2 * LATTIO_MAX_DIMS] = {0};
+    memcpy(mine, g->lo, sizeof g->lo);
+    memcpy(mine + LATTIO_MAX_DIMS, g->n, sizeof g->n);
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Allgather(mine, per, MPI_UINT64_T, *boxes, per, MPI_UINT64_T, comm),
+                                    "MPI_Allgather"));
+    /* lattio_box_overlaps takes lo[ndims], count[ndims] per box */
+    uint64_t *packed = lattio_malloc((size_t)size * 2 * (size_t)g->nd * sizeof *packed);
+    int rc = packed ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "boxes");
+    uint64_t total = 0;
+    for (int r = 0; rc == LATTIO_OK && r < size; r++) {
+        const uint64_t *b = *boxes + (size_t)r * per;
+        memcpy(packed + (size_t)r * 2 * g->nd, b, (size_t)g->nd * sizeof *b);
+        memcpy(packed + (size_t)r * 2 * g->nd + g->nd, b + LATTIO_MAX_DIMS, (size_t)g->nd * sizeof *b);
+        total += box_sites(b + LATTIO_MAX_DIMS, g->nd);
+    }
+    if (rc == LATTIO_OK && lattio_box_overlaps(packed, (size_t)size, g->nd, (size_t)rank))
+        rc = LATTIO_FAIL(LATTIO_ERR_LAYOUT, "boxes overlap");
+    lattio_free(packed);
+    *tile = total == box_sites(g->global, g->nd);
+    return lattio_agree(comm, rc);
+}
+
+/* Collective: ERR_RANK_ARG unless v[0..n) is the same on every rank. */
+static int same_everywhere(MPI_Comm comm, const int64_t *v, int n)
+{
+    int64_t lo[16], hi[16];
+    RETURN_IF(n > 16, LATTIO_ERR_ARG);
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Allreduce(v, lo, n, MPI_INT64_T, MPI_MIN, comm), "MPI_Allreduce"));
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Allreduce(v, hi, n, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce"));
+    for (int i = 0; i < n; i++)
+        if (lo[i] != hi[i]) {
+            lattio_detail_set("argument %d differs between ranks (%lld .. %lld)", i, (long long)lo[i],
+                              (long long)hi[i]);
+            return LATTIO_FAIL(LATTIO_ERR_RANK_ARG, "volume arguments");
+        }
+    return LATTIO_OK;
+}
+
+/* --- reading -------------------------------------------------------------- */
+
+/* What rank 0 found and every rank needs. */
+typedef struct set_view {
+    int in_dirs, count, *numbers;
+    lattio_volume_meta m;
+    lattio_field_info fi;
+    int index;
+} set_view;
+
+static void view_free(set_view *s)
+{
+    lattio_free(s->numbers);
+    lattio_volume_meta_free(&s->m);
+    lattio_field_info_free(&s->fi);
+    memset(s, 0, sizeof *s);
+}
+
+/* Rank 0: the volumes and field `index` (< 0: the first lattice field). */
+static int view_on_root(const char *base, int index, set_view *s)
+{
+    RETURN_IF_ERROR(lattio_volumes_list(base, &s->in_dirs, &s->numbers, &s->count));
+    char path[4096];
+    RETURN_IF_ERROR(lattio_volumes_name(base, s->in_dirs ? LATTIO_VOLFMT_PART_DIR : LATTIO_VOLFMT_PART, 0, path,
+                                        sizeof path));
+    lattio_field_info *fields = NULL;
+    RETURN_IF_ERROR(lattio_volume_master_meta(path, &s->m, &fields));
+    for (int k = 0; index < 0 && k < s->m.nbinary; k++)
+        if (fields[k].recordtype == 0) index = k;
+    int rc = index >= 0 && index < s->m.nbinary ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOT_FOUND, "field index");
+    for (int k = 0; k < s->m.nbinary; k++) {
+        if (rc == LATTIO_OK && k == index) s->fi = fields[k];
+        else lattio_field_info_free(&fields[k]);
+    }
+    lattio_free(fields);
+    s->index = index;
+    return rc;
+}
+
+static int bcast_bytes(MPI_Comm comm, void *p, uint64_t n)
+{
+    RETURN_IF(n > INT32_MAX, LATTIO_ERR_OVERFLOW);
+    return lattio_xfer_mpi(MPI_Bcast(p, (int)n, MPI_BYTE, 0, comm), "MPI_Bcast");
+}
+
+/* Collective: rank 0's array (n elements of `size` bytes) on every rank. */
+static int bcast_array(MPI_Comm comm, int rank, void **p, uint64_t n, size_t size)
+{
+    if (rank != 0) *p = lattio_calloc((size_t)(n ? n : 1), size);
+    RETURN_IF_ERROR(lattio_agree(comm, *p ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "broadcast")));
+    return bcast_bytes(comm, *p, n * size);
+}
+
+static int bcast_string(MPI_Comm comm, int rank, char **s)
+{
+    uint64_t len = rank == 0 && *s ? strlen(*s) + 1 : 0;
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Bcast(&len, 1, MPI_UINT64_T, 0, comm), "MPI_Bcast"));
+    if (len == 0) return LATTIO_OK;
+    return bcast_array(comm, rank, (void **)s, len, 1);
+}
+
+/* Collective: rank 0's view on every rank. */
+static int share_view(MPI_Comm comm, const char *base, int index, set_view *s)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    memset(s, 0, sizeof *s);
+    RETURN_IF_ERROR(lattio_agree(comm, rank == 0 ? view_on_root(base, index, s) : LATTIO_OK));
+    set_view head = *s;
+    RETURN_IF_ERROR(bcast_bytes(comm, &head, sizeof head));
+    if (rank != 0) {
+        *s = head;
+        s->numbers = NULL;
+        s->m.is_lattice = s->m.lattice_of = s->m.whole = NULL;
+        s->m.site_bytes = NULL;
+        s->fi.lfn = s->fi.file_xml = s->fi.record_xml = NULL;
+    }
+    const uint64_t nb = (uint64_t)s->m.nbinary;
+    RETURN_IF_ERROR(bcast_array(comm, rank, (void **)&s->numbers, (uint64_t)s->count, sizeof *s->numbers));
+    RETURN_IF_ERROR(bcast_array(comm, rank, (void **)&s->m.is_lattice, nb, sizeof *s->m.is_lattice));
+    RETURN_IF_ERROR(bcast_array(comm, rank, (void **)&s->m.lattice_of, nb, sizeof *s->m.lattice_of));
+    RETURN_IF_ERROR(bcast_array(comm, rank, (void **)&s->m.whole, nb, sizeof *s->m.whole));
+    RETURN_IF_ERROR(bcast_array(comm, rank, (void **)&s->m.site_bytes, nb, sizeof *s->m.site_bytes));
+    RETURN_IF_ERROR(bcast_string(comm, rank, &s->fi.lfn));
+    RETURN_IF_ERROR(bcast_string(comm, rank, &s->fi.file_xml));
+    return bcast_string(comm, rank, &s->fi.record_xml);
+}
+
+/* Local: the caller's layout and descriptor against the stored field. */
+static int check_read(const lattio_field_info *fi, const lattio_field_desc *d, const lattio_layout *l, const void *local)
+{
+    RETURN_IF_ERROR(lattio_field_check_memory(d, l, local));
+    if (fi->recordtype != 0) {
+        lattio_detail_set("field %d is %s, not a lattice field", fi->index,
+                          fi->recordtype == 1 ? "global data" : "a subset");
+        return LATTIO_FAIL(LATTIO_ERR_UNSUPPORTED, "record type");
+    }
+    RETURN_IF(fi->precision != 32 && fi->precision != 64, LATTIO_ERR_FIELD_PRECISION);
+    RETURN_IF(l->ndims != fi->nd, LATTIO_ERR_FIELD_DIMS);
+    for (int i = 0; i < l->ndims; i++)
+        RETURN_IF(l->global[l->file_order[i]] != fi->dims[fi->nd - 1 - i], LATTIO_ERR_FIELD_DIMS);
+    RETURN_IF(fi->typesize * fi->datacount != d->elements * (uint64_t)(fi->precision / 8), LATTIO_ERR_FIELD_LENGTH);
+    return LATTIO_OK;
+}
+
+/* Sites bound for each rank: (file rank, file bytes) pairs. */
+typedef struct outbox {
+    const geometry *g;
+    const uint64_t *boxes;
+    int size, last;
+    uint64_t site, elem, read;
+    unsigned char **buf;
+    uint64_t *len, *cap;
+    lattio_scidac_sum sum;
+} outbox;
+
+static int owner_of(outbox *o, uint64_t r)
+{
+    const int per = 2 * LATTIO_MAX_DIMS;
+    for (int t = 0; t < o->size; t++) {
+        const int q = (o->last + t) % o->size;
+        const uint64_t *b = o->boxes + (size_t)q * per;
+        if (index_in(o->g, b, b + LATTIO_MAX_DIMS, r) != UINT64_MAX) return o->last = q;
+    }
+    return -1;
+}
+
+static int post(void *ctx, const unsigned char *buf, const uint64_t *ranks, uint64_t n)
+{
+    outbox *o = ctx;
+    RETURN_IF_ERROR(lattio_scidac_sum_ranked(&o->sum, buf, (size_t)o->site, (size_t)o->site, n, ranks));
+    o->read += n;
+    for (uint64_t i = 0; i < n; i++) {
+        const int q = owner_of(o, ranks[i]);
+        if (q < 0) continue; /* no rank reads this site */
+        if (o->len[q] == o->cap[q]) {
+            const uint64_t cap = o->cap[q] ? 2 * o->cap[q] : 64;
+            unsigned char *p = lattio_realloc(o->buf[q], (size_t)(cap * o->elem));
+            RETURN_IF(!p, LATTIO_ERR_NOMEM);
+            o->buf[q] = p;
+            o->cap[q] = cap;
+        }
+        unsigned char *e = o->buf[q] + o->len[q]++ * o->elem;
+        memcpy(e, &ranks[i], 8);
+        memcpy(e + 8, buf + i * o->site, (size_t)o->site);
+    }
+    return LATTIO_OK;
+}
+
+/* Local: read this rank's volumes (i = rank, rank + size, ...). */
+static int read_my_volumes(MPI_Comm comm, const char *base, const set_view *s, outbox *o)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const int fmt = s->in_dirs ? LATTIO_VOLFMT_PART_DIR : LATTIO_VOLFMT_PART;
+    for (int i = rank; i < s->count; i += size) {
+        char path[4096];
+        lattio_volume vo;
+        memset(&vo, 0, sizeof vo);
+        vo.number = s->numbers[i];
+        RETURN_IF_ERROR(lattio_volumes_name(base, fmt, vo.number, path, sizeof path));
+        vo.path = path;
+        int rc = lattio_volume_scan(&vo, &s->m);
+        uint64_t *ranks = rc == LATTIO_OK ? lattio_malloc((size_t)(vo.sites ? vo.sites : 1) * 8) : NULL;
+        if (rc == LATTIO_OK && !ranks) rc = LATTIO_FAIL(LATTIO_ERR_NOMEM, "ranks");
+        lattio_lime_reader *r = NULL;
+        if (rc == LATTIO_OK) rc = lattio_lime_reader_open(path, &r);
+        if (rc == LATTIO_OK) rc = lattio_volume_ranks(r, &vo, s->fi.volume, ranks);
+        if (rc == LATTIO_OK) rc = lattio_volume_read_part(r, &vo, s->m.lattice_of[s->index], ranks, &s->fi, post, o);
+        lattio_lime_reader_close(r);
+        lattio_free(ranks);
+        vo.path = NULL;
+        lattio_volume_free(&vo);
+        if (rc < 0) {
+            char what[LATTIO_DETAIL_MAX];
+            snprintf(what, sizeof what, "%s", lattio_detail_peek());
+            lattio_detail_set("volume %s: %s", path, what[0] ? what : lattio_strerror(rc));
+            return rc;
+        }
+    }
+    return LATTIO_OK;
+}
+
+/* Collective: the posted sites to their ranks (counts in sites, one
+ * element type of 8 + site bytes). */
+static int exchange(MPI_Comm comm, outbox *o, unsigned char **in, uint64_t *nin)
+{
+    const size_t P = (size_t)o->size;
+    int *sc = lattio_calloc(P, sizeof *sc), *sd = lattio_calloc(P, sizeof *sd), *rcn = lattio_calloc(P, sizeof *rcn),
+        *rd = lattio_calloc(P, sizeof *rd);
+    unsigned char *sbuf = NULL;
+    int rc = sc && sd && rcn && rd ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "counts");
+    uint64_t total = 0;
+    for (size_t q = 0; rc == LATTIO_OK && q < P; q++) {
+        if (o->len[q] > INT32_MAX || total > INT32_MAX) rc = LATTIO_FAIL(LATTIO_ERR_OVERFLOW, "sites per rank");
+        else {
+            sc[q] = (int)o->len[q];
+            sd[q] = (int)total;
+            total += o->len[q];
+        }
+    }
+    if (rc == LATTIO_OK && !(sbuf = lattio_malloc((size_t)(total ? total * o->elem : 1))))
+        rc = LATTIO_FAIL(LATTIO_ERR_NOMEM, "send buffer");
+    for (size_t q = 0; rc == LATTIO_OK && q < P; q++)
+        if (o->len[q]) memcpy(sbuf + (size_t)sd[q] * o->elem, o->buf[q], (size_t)(o->len[q] * o->elem));
+    rc = lattio_agree(comm, rc);
+    if (rc == LATTIO_OK) rc = lattio_xfer_mpi(MPI_Alltoall(sc, 1, MPI_INT, rcn, 1, MPI_INT, comm), "MPI_Alltoall");
+    uint64_t rtotal = 0;
+    for (size_t q = 0; rc == LATTIO_OK && q < P; q++) {
+        rd[q] = (int)rtotal;
+        rtotal += (uint64_t)rcn[q];
+    }
+    if (rc == LATTIO_OK && rtotal > INT32_MAX) rc = LATTIO_FAIL(LATTIO_ERR_OVERFLOW, "sites per rank");
+    if (rc == LATTIO_OK && !(*in = lattio_malloc((size_t)(rtotal ? rtotal * o->elem : 1))))
+        rc = LATTIO_FAIL(LATTIO_ERR_NOMEM, "receive buffer");
+    rc = lattio_agree(comm, rc);
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    if (rc == LATTIO_OK) rc = lattio_xfer_mpi(MPI_Type_contiguous((int)o->elem, MPI_BYTE, &t), "MPI_Type_contiguous");
+    if (rc == LATTIO_OK) rc = lattio_xfer_mpi(MPI_Type_commit(&t), "MPI_Type_commit");
+    if (rc == LATTIO_OK)
+        rc = lattio_xfer_mpi(MPI_Alltoallv(sbuf, sc, sd, t, *in, rcn, rd, t, comm), "MPI_Alltoallv");
+    if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
+    *nin = rtotal;
+    lattio_free(sbuf);
+    lattio_free(sc);
+    lattio_free(sd);
+    lattio_free(rcn);
+    lattio_free(rd);
+    return rc;
+}
+
+/* Local: the received sites into the caller's buffer; each once. */
+static int place_sites(const outbox *o, const unsigned char *in, uint64_t nin, const lattio_field_desc *d,
+                       const lattio_layout *l, int disk, int tile, void *local)
+{
+    const uint64_t ls = lattio_layout_local_sites(l);
+    unsigned char *packed = lattio_malloc((size_t)(ls ? ls * l->site_bytes : 1));
+    unsigned char *seen = lattio_calloc((size_t)(ls / 8 + 1), 1);
+    int rc = packed && seen ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "placing");
+    const size_t reals = (size_t)d->elements;
+    for (uint64_t i = 0; rc == LATTIO_OK && i < nin; i++) {
+        uint64_t r;
+        memcpy(&r, in + i * o->elem, 8);
+        const uint64_t idx = index_in(o->g, o->g->lo, o->g->n, r);
+        if (idx == UINT64_MAX || (seen[idx / 8] & (1u << (idx % 8)))) {
+            lattio_detail_set("site %llu arrives twice (listed in two volumes)", (unsigned long long)r);
+            rc = LATTIO_FAIL(LATTIO_ERR_VOLUME_SITES, "duplicate site");
+            break;
+        }
+        seen[idx / 8] |= (unsigned char)(1u << (idx % 8));
+        rc = lattio_convert_reals(packed + idx * l->site_bytes, d->mem_format, in + i * o->elem + 8, disk, reals);
+    }
+    if (rc == LATTIO_OK && tile && nin != ls) {
+        lattio_detail_set("%llu of this rank's %llu sites are in no volume", (unsigned long long)(ls - nin),
+                          (unsigned long long)ls);
+        rc = LATTIO_FAIL(LATTIO_ERR_VOLUME_SITES, "missing sites");
+    }
+    if (rc == LATTIO_OK && ls) rc = lattio_layout_unpack(l, packed, 0, ls, local);
+    lattio_free(packed);
+    lattio_free(seen);
+    return rc;
+}
+
+static void outbox_free(outbox *o)
+{
+    for (int q = 0; o->buf && q < o->size; q++) lattio_free(o->buf[q]);
+    lattio_free(o->buf);
+    lattio_free(o->len);
+    lattio_free(o->cap);
+}
+
+static int read_set(MPI_Comm comm, const char *base, const set_view *s, const lattio_field_desc *d,
+                    const lattio_layout *l, void *local, lattio_field_read_info *info)
+{
+    geometry g;
+    geometry_of(l, &g);
+    uint64_t *boxes = NULL;
+    int tile = 0;
+    int rc = share_boxes(comm, &g, &boxes, &tile);
+    outbox o;
+    memset(&o, 0, sizeof o);
+    o.g = &g;
+    o.boxes = boxes;
+    MPI_Comm_size(comm, &o.size);
+    o.site = s->fi.typesize * s->fi.datacount;
+    o.elem = 8 + o.site;
+    if (rc == LATTIO_OK) {
+        o.buf = lattio_calloc((size_t)o.size, sizeof *o.buf);
+        o.len = lattio_calloc((size_t)o.size, sizeof *o.len);
+        o.cap = lattio_calloc((size_t)o.size, sizeof *o.cap);
+        rc = o.buf && o.len && o.cap ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "outbox");
+        if (rc == LATTIO_OK) rc = read_my_volumes(comm, base, s, &o);
+        rc = lattio_agree(comm, rc);
+    }
+    uint64_t read = 0;
+    if (rc == LATTIO_OK)
+        rc = lattio_xfer_mpi(MPI_Allreduce(&o.read, &read, 1, MPI_UINT64_T, MPI_SUM, comm), "MPI_Allreduce");
+    if (rc == LATTIO_OK && read != s->fi.volume) {
+        lattio_detail_set("the %d volumes hold %llu sites, the lattice has %llu", s->count, (unsigned long long)read,
+                          (unsigned long long)s->fi.volume);
+        rc = LATTIO_FAIL(LATTIO_ERR_VOLUME_SITES, "site count");
+    }
+    unsigned char *in = NULL;
+    uint64_t nin = 0;
+    if (rc == LATTIO_OK) rc = exchange(comm, &o, &in, &nin);
+    const int disk = s->fi.precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE;
+    if (rc == LATTIO_OK) rc = lattio_agree(comm, place_sites(&o, in, nin, d, l, disk, tile, local));
+    lattio_scidac_sum sum = o.sum;
+    if (rc == LATTIO_OK) rc = lattio_agree(comm, lattio_field_xor_sum(comm, &sum));
+    lattio_free(in);
+    outbox_free(&o);
+    lattio_free(boxes);
+    RETURN_IF_ERROR(rc);
+    int state = d->skip_checksum ? LATTIO_CHECKSUM_SKIPPED
+                : !s->fi.has_checksum ? LATTIO_CHECKSUM_MISSING : LATTIO_CHECKSUM_VERIFIED;
+    if (info) {
+        info->computed = sum;
+        info->checksum = state;
+    }
+    if (state == LATTIO_CHECKSUM_MISSING && d->require_checksum)
+        return LATTIO_FAIL(LATTIO_ERR_NO_CHECKSUM, "no scidac-checksum record");
+    if (state == LATTIO_CHECKSUM_VERIFIED && (sum.suma != s->fi.stored.suma || sum.sumb != s->fi.stored.sumb))
+        return lattio_field_sum_mismatch(&s->fi, sum);
+    return LATTIO_OK;
+}
+
+int lattio_volumes_read(MPI_Comm comm, const char *base, int index, const lattio_field_desc *d, const lattio_layout *l,
+                        void *local, lattio_field_read_info *info)
+{
+    if (info) memset(info, 0, sizeof *info);
+    lattio_detail_clear();
+    RETURN_IF_ERROR(lattio_agree(comm, base && d && l ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_ARG, "NULL argument")));
+    const int64_t args[4] = {index, (int64_t)d->elements, d->mem_format, l->ndims};
+    RETURN_IF_ERROR(lattio_agree(comm, same_everywhere(comm, args, 4)));
+    set_view s;
+    int rc = share_view(comm, base, index, &s);
+    if (rc == LATTIO_OK) rc = lattio_agree(comm, check_read(&s.fi, d, l, local));
+    if (rc == LATTIO_OK) rc = lattio_agree(comm, read_set(comm, base, &s, d, l, local, info));
+    if (info && rc >= 0) {
+        info->field = s.fi;
+        memset(&s.fi, 0, sizeof s.fi);
+    }
+    view_free(&s);
+    return rc;
+}
+
+/* --- writing -------------------------------------------------------------- */
+
+/* The ranks that write one volume: all of a node (partfile) or one. */
+typedef struct writers {
+    MPI_Comm group;
+    int grank, gsize, number; /* number: the volume's, the world rank of its writer */
+    int *counts, *displs;     /* on the writer: each member's sites */
+    uint64_t total;           /* the volume's sites (on the writer) */
+    uint64_t *order;          /* on the writer: received site k goes to place order[k] */
+    uint64_t *ranks;          /* on the writer: the volume's ranks, sorted */
+} writers;
+
+static void writers_free(writers *w)
+{
+    if (w->group != MPI_COMM_NULL) MPI_Comm_free(&w->group);
+    lattio_free(w->counts);
+    lattio_free(w->displs);
+    lattio_free(w->order);
+    lattio_free(w->ranks);
+    memset(w, 0, sizeof *w);
+    w->group = MPI_COMM_NULL;
+}
+
+static const uint64_t *sort_keys;
+static int by_key(const void *a, const void *b)
+{
+    const uint64_t x = sort_keys[*(const uint64_t *)a], y = sort_keys[*(const uint64_t *)b];
+    return (x > y) - (x < y);
+}
+
+/* Collective: the groups, and on each writer its volume's sorted ranks. */
+static int make_writers(MPI_Comm comm, int volfmt, const uint64_t *mine, uint64_t ls, writers *w)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    memset(w, 0, sizeof *w);
+    w->group = MPI_COMM_NULL;
+    int rc = volfmt == LATTIO_VOLFMT_MULTI
+                 ? MPI_Comm_split(comm, rank, 0, &w->group)
+                 : MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &w->group);
+    RETURN_IF_ERROR(lattio_agree(comm, lattio_xfer_mpi(rc, "MPI_Comm_split")));
+    MPI_Comm_rank(w->group, &w->grank);
+    MPI_Comm_size(w->group, &w->gsize);
+    w->number = rank;
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Bcast(&w->number, 1, MPI_INT, 0, w->group), "MPI_Bcast"));
+    RETURN_IF(ls > INT32_MAX, LATTIO_ERR_OVERFLOW);
+    int n = (int)ls;
+    if (w->grank == 0) {
+        w->counts = lattio_calloc((size_t)w->gsize, sizeof *w->counts);
+        w->displs = lattio_calloc((size_t)w->gsize, sizeof *w->displs);
+        RETURN_IF(!w->counts || !w->displs, LATTIO_ERR_NOMEM);
+    }
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Gather(&n, 1, MPI_INT, w->counts, 1, MPI_INT, 0, w->group), "MPI_Gather"));
+    for (int q = 0; w->grank == 0 && q < w->gsize; q++) {
+        RETURN_IF(w->total > INT32_MAX, LATTIO_ERR_OVERFLOW);
+        w->displs[q] = (int)w->total;
+        w->total += (uint64_t)w->counts[q];
+    }
+    if (w->grank == 0) {
+        w->ranks = lattio_malloc((size_t)(w->total ? w->total : 1) * 8);
+        w->order = lattio_malloc((size_t)(w->total ? w->total : 1) * 8);
+        RETURN_IF(!w->ranks || !w->order, LATTIO_ERR_NOMEM);
+    }
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Gatherv(mine, n, MPI_UINT64_T, w->ranks, w->counts, w->displs, MPI_UINT64_T,
+                                                0, w->group), "MPI_Gatherv"));
+    if (w->grank != 0) return LATTIO_OK;
+    uint64_t *perm = lattio_malloc((size_t)(w->total ? w->total : 1) * 8);
+    RETURN_IF(!perm, LATTIO_ERR_NOMEM);
+    for (uint64_t k = 0; k < w->total; k++) perm[k] = k;
+    sort_keys = w->ranks; /* one thread sorts: the MPI calls around it are the caller's */
+    qsort(perm, (size_t)w->total, sizeof *perm, by_key);
+    uint64_t *sorted = lattio_malloc((size_t)(w->total ? w->total : 1) * 8);
+    if (!sorted) {
+        lattio_free(perm);
+        return LATTIO_FAIL(LATTIO_ERR_NOMEM, "ranks");
+    }
+    for (uint64_t k = 0; k < w->total; k++) {
+        w->order[perm[k]] = k;
+        sorted[k] = w->ranks[perm[k]];
+    }
+    lattio_free(perm);
+    lattio_free(w->ranks);
+    w->ranks = sorted;
+    return LATTIO_OK;
+}
+
+/* Writer: open the volume and write its header records. */
+static int open_volume(const char *base, int volfmt, const writers *w, const lattio_field_info *fi, int master,
+                       lattio_volume_out *o)
+{
+    char path[4096];
+    RETURN_IF_ERROR(lattio_volumes_name(base, volfmt, w->number, path, sizeof path));
+    if (volfmt == LATTIO_VOLFMT_PART_DIR) RETURN_IF_ERROR(lattio_volume_make_parent(path));
+    RETURN_IF_ERROR(lattio_volume_out_open(o, path));
+    unsigned char *list;
+    uint64_t len;
+    RETURN_IF_ERROR(lattio_volume_sitelist(w->ranks, w->total, &list, &len));
+    int rc = master ? lattio_volume_out_payload(o, fi, LATTIO_REC_PRIVATE_FILE_XML, 1, 0) : LATTIO_OK;
+    if (rc == LATTIO_OK) rc = lattio_volume_out_record(o, LATTIO_SITELIST_TYPE, list, len, !master, !master, NULL);
+    if (rc == LATTIO_OK && master) rc = lattio_volume_out_payload(o, fi, LATTIO_REC_FILE_XML, 0, 1);
+    lattio_free(list);
+    return rc;
+}
+
+/* Local: the rank's sites of one field in file bytes, checksummed. */
+static int to_file_bytes(const lattio_field_desc *d, const lattio_layout *l, const void *local, const uint64_t *mine,
+                         uint64_t ls, unsigned char *bytes, lattio_scidac_sum *sum)
+{
+    const size_t site = (size_t)d->elements * lattio_real_size(d->disk_format);
+    unsigned char *packed = lattio_malloc((size_t)(ls ? ls * l->site_bytes : 1));
+    RETURN_IF(!packed, LATTIO_ERR_NOMEM);
+    int rc = ls ? lattio_layout_pack(l, local, 0, ls, packed) : LATTIO_OK;
+    if (rc == LATTIO_OK)
+        rc = lattio_convert_reals(bytes, d->disk_format, packed, d->mem_format, (size_t)(ls * d->elements));
+    if (rc == LATTIO_OK) rc = lattio_scidac_sum_ranked(sum, bytes, site, site, ls, mine);
+    lattio_free(packed);
+    return rc;
+}
+
+/* Collective: one field gathered to the writers and written. */
+static int write_field(MPI_Comm comm, const lattio_field_desc *d, const lattio_layout *l, const void *local,
+                       const uint64_t *mine, uint64_t ls, const writers *w, lattio_field_info *fi, int master,
+                       lattio_volume_out *o, lattio_scidac_sum *total)
+{
+    const size_t site = (size_t)d->elements * lattio_real_size(d->disk_format);
+    unsigned char *bytes = lattio_malloc((size_t)(ls ? ls * site : 1));
+    unsigned char *all = w->grank == 0 ? lattio_malloc((size_t)(w->total ? w->total * site : 1)) : NULL;
+    unsigned char *sorted = w->grank == 0 ? lattio_malloc((size_t)(w->total ? w->total * site : 1)) : NULL;
+    lattio_scidac_sum sum = {0, 0};
+    int rc = bytes && (w->grank || (all && sorted)) ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "field bytes");
+    if (rc == LATTIO_OK) rc = to_file_bytes(d, l, local, mine, ls, bytes, &sum);
+    rc = lattio_agree(comm, rc);
+    if (rc == LATTIO_OK) rc = lattio_agree(comm, lattio_field_xor_sum(comm, &sum));
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    if (rc == LATTIO_OK) rc = lattio_xfer_mpi(MPI_Type_contiguous((int)site, MPI_BYTE, &t), "MPI_Type_contiguous");
+    if (rc == LATTIO_OK) rc = lattio_xfer_mpi(MPI_Type_commit(&t), "MPI_Type_commit");
+    if (rc == LATTIO_OK)
+        rc = lattio_xfer_mpi(MPI_Gatherv(bytes, (int)ls, t, all, w->counts, w->displs, t, 0, w->group), "MPI_Gatherv");
+    if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
+    rc = lattio_agree(comm, rc);
+    if (rc == LATTIO_OK && w->grank == 0) {
+        for (uint64_t k = 0; k < w->total; k++) memcpy(sorted + w->order[k] * site, all + k * site, site);
+        fi->stored = sum;
+        const int ildg = fi->kind == LATTIO_FIELD_ILDG_GAUGE;
+        const char *type = ildg ? "ildg-binary-data" : "scidac-binary-data";
+        lattio_set_record head[LATTIO_SET_HEAD_MAX];
+        const int nh = master ? lattio_field_set_head(ildg, 0, head) : 0;
+        for (int i = 0; rc == LATTIO_OK && i < nh; i++)
+            rc = lattio_volume_out_payload(o, fi, head[i].rec, head[i].mb, head[i].me);
+        if (rc == LATTIO_OK)
+            rc = lattio_volume_out_record(o, type, sorted, w->total * site, !master, !master, NULL);
+        if (rc == LATTIO_OK && master) rc = lattio_volume_out_payload(o, fi, LATTIO_REC_CHECKSUM, 0, 1);
+    }
+    lattio_free(bytes);
+    lattio_free(all);
+    lattio_free(sorted);
+    *total = sum;
+    return lattio_agree(comm, rc);
+}
+
+/* Local: the argument checks of a write. */
+static int check_write(const char *base, int volfmt, const lattio_field_desc *d, const lattio_layout *l, int n,
+                       const void *const *locals)
+{
+    RETURN_IF(!base || !d || !l || n < 1 || !locals, LATTIO_ERR_ARG);
+    RETURN_IF(volfmt < LATTIO_VOLFMT_MULTI || volfmt > LATTIO_VOLFMT_PART_DIR, LATTIO_ERR_ARG);
+    RETURN_IF(d->disk_format != LATTIO_REAL_F32_BE && d->disk_format != LATTIO_REAL_F64_BE, LATTIO_ERR_ARG);
+    RETURN_IF(d->datacount == 0 || d->elements % d->datacount, LATTIO_ERR_ARG);
+    for (int k = 0; k < n; k++) RETURN_IF_ERROR(lattio_field_check_memory(d, l, locals[k]));
+    RETURN_IF_ERROR(lattio_field_check_metadata(d));
+    return lattio_field_desc_type_check(d, l);
+}
+
+/* Collective: the volume numbers written, to rank 0's prune of an older set. */
+static int prune_old(MPI_Comm comm, const char *base, int volfmt, const writers *w)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int *numbers = rank == 0 ? lattio_malloc((size_t)size * sizeof *numbers) : NULL;
+    int rc = rank == 0 && !numbers ? LATTIO_FAIL(LATTIO_ERR_NOMEM, "numbers") : LATTIO_OK;
+    RETURN_IF_ERROR(lattio_agree(comm, rc));
+    const int mine = w->grank == 0 ? w->number : -1;
+    rc = lattio_xfer_mpi(MPI_Gather(&mine, 1, MPI_INT, numbers, 1, MPI_INT, 0, comm), "MPI_Gather");
+    if (rc == LATTIO_OK && rank == 0) rc = lattio_volumes_prune(base, volfmt, numbers, size);
+    lattio_free(numbers);
+    return lattio_agree(comm, rc);
+}
+
+static int write_set(MPI_Comm comm, const char *base, int volfmt, const lattio_field_desc *d, const lattio_layout *l,
+                     int n, const void *const *locals, lattio_field_write_info *out)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    geometry g;
+    geometry_of(l, &g);
+    uint64_t *boxes = NULL;
+    int tile = 0;
+    RETURN_IF_ERROR(share_boxes(comm, &g, &boxes, &tile));
+    lattio_free(boxes);
+    RETURN_IF_ERROR(lattio_agree(comm, tile ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_LAYOUT, "boxes do not cover the lattice")));
+    const uint64_t ls = lattio_layout_local_sites(l);
+    uint64_t *mine = lattio_malloc((size_t)(ls ? ls : 1) * 8);
+    RETURN_IF_ERROR(lattio_agree(comm, mine ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "ranks")));
+    for (uint64_t i = 0; i < ls; i++) mine[i] = rank_of(&g, i);
+    writers w;
+    int rc = lattio_agree(comm, make_writers(comm, volfmt, mine, ls, &w));
+    lattio_field_info fi;
+    lattio_field_describe(&fi, d, l);
+    fi.volfmt = volfmt;
+    lattio_volume_out o;
+    memset(&o, 0, sizeof o);
+    o.fd = -1;
+    const int master = rank == 0;
+    if (rc == LATTIO_OK) rc = lattio_agree(comm, w.grank == 0 ? open_volume(base, volfmt, &w, &fi, master, &o) : LATTIO_OK);
+    lattio_scidac_sum sum = {0, 0};
+    for (int k = 0; rc == LATTIO_OK && k < n; k++) {
+        fi.index = k;
+        rc = write_field(comm, d, l, locals[k], mine, ls, &w, &fi, master, &o, &sum);
+    }
+    /* every volume complete: rename them all; otherwise remove them all */
+    rc = lattio_agree(comm, rc);
+    const int closed = w.grank == 0 ? lattio_volume_out_close(&o, rc == LATTIO_OK) : LATTIO_OK;
+    rc = lattio_agree(comm, rc < 0 ? rc : closed);
+    if (rc == LATTIO_OK) rc = prune_old(comm, base, volfmt, &w);
+    if (rc == LATTIO_OK && out) {
+        out->sum = sum;
+        out->rounds = 1;
+    }
+    writers_free(&w);
+    lattio_free(mine);
+    return rc;
+}
+
+int lattio_volumes_write(MPI_Comm comm, const char *base, int volfmt, const lattio_field_desc *d,
+                         const lattio_layout *l, int n, const void *const *locals, lattio_field_write_info *out)
+{
+    if (out) memset(out, 0, sizeof *out);
+    lattio_detail_clear();
+    RETURN_IF_ERROR(lattio_agree(comm, check_write(base, volfmt, d, l, n, locals)));
+    const int64_t args[8] = {volfmt, n, (int64_t)d->elements, (int64_t)d->datacount, d->kind, d->mem_format,
+                             d->disk_format, l->ndims};
+    RETURN_IF_ERROR(lattio_agree(comm, same_everywhere(comm, args, 8)));
+    return write_set(comm, base, volfmt, d, l, n, locals, out);
+}

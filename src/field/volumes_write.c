@@ -1,0 +1,588 @@
+/* volumes_write.c -- QIO's volume sets written serially: a set joined
+ * into one file (QIO_part_to_single's bytes) and a single file split into
+ * a set (QIO_single_to_part's bytes), every lattice field's checksum
+ * verified on the way; and the pieces the parallel writer shares: a volume
+ * file written at known offsets under a temporary name, the site list,
+ * the private file XML. */
+#include "volumes_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* --- a volume file ------------------------------------------------------------ */
+
+int lattio_volume_out_open(lattio_volume_out *o, const char *path)
+{
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
+    o->path = lattio_malloc(strlen(path) + 1);
+    RETURN_IF(!o->path, LATTIO_ERR_NOMEM);
+    memcpy(o->path, path, strlen(path) + 1);
+    o->status = lattio_temp_create(path, &o->fd, &o->tmp);
+    return o->status;
+}
+
+int lattio_volume_out_pwrite(lattio_volume_out *o, const void *buf, size_t n, uint64_t offset)
+{
+    RETURN_IF(o->status < 0, LATTIO_ERR_STATE);
+    const unsigned char *p = buf;
+    while (n > 0) {
+        const ssize_t w = pwrite(o->fd, p, n, (off_t)offset);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return o->status = LATTIO_FAIL_ERRNO(LATTIO_ERR_WRITE, "pwrite");
+        p += w;
+        n -= (size_t)w;
+        offset += (uint64_t)w;
+    }
+    return LATTIO_OK;
+}
+
+int lattio_volume_out_record(lattio_volume_out *o, const char *type, const void *payload, uint64_t length,
+                             int mb, int me, uint64_t *data)
+{
+    unsigned char head[LATTIO_LIME_HEADER_SIZE];
+    int rc = lattio_lime_header_encode(head, type, length, mb, me);
+    if (rc < 0) return o->status = rc;
+    const uint64_t at = o->at, pad = lattio_lime_padding(length);
+    RETURN_IF_ERROR(lattio_volume_out_pwrite(o, head, sizeof head, at));
+    if (payload) RETURN_IF_ERROR(lattio_volume_out_pwrite(o, payload, (size_t)length, at + sizeof head));
+    static const unsigned char zeros[8];
+    if (pad) RETURN_IF_ERROR(lattio_volume_out_pwrite(o, zeros, (size_t)pad, at + sizeof head + length));
+    if (data) *data = at + sizeof head;
+    o->at = at + sizeof head + length + pad;
+    return LATTIO_OK;
+}
+
+int lattio_volume_out_close(lattio_volume_out *o, int publish)
+{
+    int rc = o->status;
+    if (o->fd >= 0 && close(o->fd) != 0 && rc == LATTIO_OK) rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_CLOSE, "close");
+    if (o->tmp && (!publish || rc < 0 || (rc = lattio_temp_publish(o->tmp, o->path)) < 0)) unlink(o->tmp);
+    lattio_free(o->tmp);
+    lattio_free(o->path);
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
+    return rc;
+}
+
+int lattio_volume_sitelist(const uint64_t *ranks, uint64_t n, unsigned char **out, uint64_t *len)
+{
+    uint64_t max = 0;
+    for (uint64_t i = 0; i < n; i++) max = ranks[i] > max ? ranks[i] : max;
+    const size_t w = max <= UINT32_MAX ? 4 : 8;
+    RETURN_IF(n > SIZE_MAX / 8, LATTIO_ERR_OVERFLOW);
+    unsigned char *b = lattio_malloc((size_t)(n ? n * w : 1));
+    RETURN_IF(!b, LATTIO_ERR_NOMEM);
+    for (uint64_t i = 0; i < n; i++)
+        for (size_t k = 0; k < w; k++) b[i * w + k] = (unsigned char)(ranks[i] >> (8 * (w - 1 - k)));
+    *out = b;
+    *len = n * w;
+    return LATTIO_OK;
+}
+
+int lattio_volume_private_file(int nd, const uint64_t *dims, int volfmt, char **out, size_t *len)
+{
+    lattio_field_info fi;
+    memset(&fi, 0, sizeof fi);
+    fi.nd = nd;
+    memcpy(fi.dims, dims, sizeof fi.dims);
+    fi.volfmt = volfmt;
+    size_t n = 0;
+    RETURN_IF_ERROR(lattio_field_payload(&fi, LATTIO_REC_PRIVATE_FILE_XML, NULL, 0, &n));
+    *out = lattio_malloc(n);
+    RETURN_IF(!*out, LATTIO_ERR_NOMEM);
+    *len = n;
+    return lattio_field_payload(&fi, LATTIO_REC_PRIVATE_FILE_XML, *out, n, len);
+}
+
+/* Copy the current record of r (its payload in chunks) to o with flags. */
+static int copy_record(lattio_lime_reader *r, const lattio_record_info *info, lattio_volume_out *o, int mb, int me)
+{
+    uint64_t data;
+    RETURN_IF_ERROR(lattio_volume_out_record(o, info->type, NULL, info->length, mb, me, &data));
+    const size_t chunk = (size_t)1 << 22;
+    unsigned char *buf = lattio_malloc(chunk);
+    RETURN_IF(!buf, LATTIO_ERR_NOMEM);
+    int rc = LATTIO_OK;
+    for (uint64_t at = 0; rc == LATTIO_OK && at < info->length; at += chunk) {
+        const size_t n = info->length - at < chunk ? (size_t)(info->length - at) : chunk;
+        rc = lattio_lime_reader_read_at(r, at, buf, n);
+        if (rc == LATTIO_OK) rc = lattio_volume_out_pwrite(o, buf, n, data + at);
+    }
+    lattio_free(buf);
+    return rc;
+}
+
+/* --- join ---------------------------------------------------------------------- */
+
+typedef struct join_ctx {
+    const lattio_field_info *fi;
+    lattio_volume_out *o;
+    uint64_t data, site;
+    lattio_scidac_sum sum;
+} join_ctx;
+
+/* A volume's chunk into the single file, runs of consecutive ranks at once. */
+static int join_sink(void *vctx, const unsigned char *buf, const uint64_t *ranks, uint64_t n)
+{
+    join_ctx *c = vctx;
+    RETURN_IF_ERROR(lattio_scidac_sum_ranked(&c->sum, buf, (size_t)c->site, (size_t)c->site, n, ranks));
+    for (uint64_t i = 0; i < n;) {
+        const uint64_t at = lattio_field_site_pos(c->fi, ranks[i]);
+        uint64_t k = 1;
+        while (i + k < n && lattio_field_site_pos(c->fi, ranks[i + k]) == at + k) k++;
+        RETURN_IF_ERROR(lattio_volume_out_pwrite(c->o, buf + i * c->site, (size_t)(k * c->site), c->data + at * c->site));
+        i += k;
+    }
+    return LATTIO_OK;
+}
+
+static int join_field(lattio_volumes *v, const lattio_field_info *fi, const lattio_record_info *info,
+                      lattio_volume_out *o)
+{
+    join_ctx c = {fi, o, 0, fi->typesize * fi->datacount, {0, 0}};
+    RETURN_IF_ERROR(lattio_volume_out_record(o, info->type, NULL, c.site * lattio_field_record_sites(fi), info->mb,
+                                             info->me, &c.data));
+    RETURN_IF_ERROR(lattio_volumes_visit(v, fi->index, join_sink, &c));
+    if (fi->has_checksum && (c.sum.suma != fi->stored.suma || c.sum.sumb != fi->stored.sumb))
+        return lattio_field_sum_mismatch(fi, c.sum);
+    return LATTIO_OK;
+}
+
+/* The single file's header record from volume 0's private file XML. */
+static int join_private_file(const lattio_field_info *f0, const lattio_record_info *info, lattio_volume_out *o)
+{
+    char *x;
+    size_t n;
+    RETURN_IF_ERROR(lattio_volume_private_file(f0->nd, f0->dims, LATTIO_VOLFMT_SINGLE, &x, &n));
+    const int rc = lattio_volume_out_record(o, info->type, x, n, info->mb, info->me, NULL);
+    lattio_free(x);
+    return rc;
+}
+
+/* Volume 0's records in order into o: the site list dropped (its end flag
+ * moved to the record before), lattice fields joined. */
+static int join_records(lattio_volumes *v, lattio_lime_reader *r, lattio_volume_out *o)
+{
+    lattio_field_info f0;
+    RETURN_IF_ERROR(lattio_volumes_field_info(v, 0, &f0));
+    lattio_record_info info, last = {0};
+    uint64_t last_at = 0;
+    int rc, binary = 0;
+    while ((rc = lattio_lime_reader_next(r, &info)) == LATTIO_OK) {
+        const uint64_t at = o->at;
+        if (strcmp(info.type, LATTIO_SITELIST_TYPE) == 0) {
+            if (info.me && last.type[0]) { /* close the message the list ended */
+                unsigned char head[LATTIO_LIME_HEADER_SIZE];
+                rc = lattio_lime_header_encode(head, last.type, last.length, last.mb, 1);
+                if (rc == LATTIO_OK) rc = lattio_volume_out_pwrite(o, head, sizeof head, last_at);
+            }
+            if (rc < 0) break;
+            continue;
+        }
+        const int is_binary = !strcmp(info.type, "scidac-binary-data") || !strcmp(info.type, "ildg-binary-data");
+        lattio_field_info fi = {0};
+        if (is_binary) rc = lattio_volumes_field_info(v, binary++, &fi);
+        if (rc == LATTIO_OK && is_binary && fi.recordtype != 1) rc = join_field(v, &fi, &info, o);
+        else if (rc == LATTIO_OK && !strcmp(info.type, "scidac-private-file-xml")) rc = join_private_file(&f0, &info, o);
+        else if (rc == LATTIO_OK) rc = copy_record(r, &info, o, info.mb, info.me);
+        lattio_field_info_free(&fi);
+        if (rc < 0) break;
+        last = info;
+        last_at = at;
+    }
+    lattio_field_info_free(&f0);
+    return rc == LATTIO_ERR_EOF ? LATTIO_OK : rc;
+}
+
+int lattio_volumes_join(const char *base, const char *out)
+{
+    RETURN_IF(!base || !out, LATTIO_ERR_ARG);
+    lattio_volumes *v;
+    RETURN_IF_ERROR(lattio_volumes_open(base, &v));
+    lattio_lime_reader *r = NULL;
+    lattio_volume_out o;
+    int rc = lattio_lime_reader_open(lattio_volumes_path(v, 0), &r);
+    if (rc == LATTIO_OK) {
+        rc = lattio_volume_out_open(&o, out);
+        if (rc == LATTIO_OK) rc = join_records(v, r, &o);
+        const int closed = lattio_volume_out_close(&o, rc == LATTIO_OK);
+        if (rc == LATTIO_OK) rc = closed;
+    }
+    lattio_lime_reader_close(r);
+    lattio_volumes_close(v);
+    return rc;
+}
+
+/* --- split ---------------------------------------------------------------------- */
+
+/* One partition of a split: a box of the lattice and its volume. */
+typedef struct part {
+    int number;
+    uint64_t lo[LATTIO_MAX_DIMS], n[LATTIO_MAX_DIMS], sites;
+    lattio_volume_out o;
+    uint64_t data;
+} part;
+
+typedef struct split_job {
+    const lattio_volumes_plan *p;
+    int nd;
+    uint64_t dims[LATTIO_MAX_DIMS];
+    part *parts;
+    int nparts;
+} split_job;
+
+static int bad_plan(const char *what, int d, long long v)
+{
+    lattio_detail_set("volume plan: %s in dimension %d (%lld)", what, d, v);
+    return LATTIO_FAIL(LATTIO_ERR_ARG, "plan");
+}
+
+/* The plan against the dims: nodes divide the lattice, partitions the nodes. */
+static int check_plan(const split_job *j, int *io)
+{
+    const lattio_volumes_plan *p = j->p;
+    RETURN_IF(p->volfmt < LATTIO_VOLFMT_MULTI || p->volfmt > LATTIO_VOLFMT_PART_DIR, LATTIO_ERR_ARG);
+    if (p->nd != j->nd) return bad_plan("number of dimensions differs from the field's", 0, p->nd);
+    int any_io = 0;
+    for (int d = 0; d < j->nd; d++) any_io |= p->io_grid[d] != 0;
+    long long total = 1;
+    for (int d = 0; d < j->nd; d++) {
+        io[d] = any_io ? p->io_grid[d] : p->grid[d];
+        if (p->grid[d] < 1 || j->dims[d] % (uint64_t)p->grid[d]) return bad_plan("nodes do not divide the extent", d, p->grid[d]);
+        if (io[d] < 1 || p->grid[d] % io[d]) return bad_plan("partitions do not divide the nodes", d, io[d]);
+        if (p->volfmt == LATTIO_VOLFMT_MULTI && io[d] != p->grid[d])
+            return bad_plan("multifile has one volume per node, not partitions", d, io[d]);
+        total *= io[d];
+        if (total > LATTIO_VOLUMES_MAX) return bad_plan("more volumes than lattio writes", d, total);
+    }
+    return LATTIO_OK;
+}
+
+static int plan_parts(split_job *j)
+{
+    int io[LATTIO_MAX_DIMS];
+    RETURN_IF_ERROR(check_plan(j, io));
+    int np = 1;
+    for (int d = 0; d < j->nd; d++) np *= io[d];
+    j->parts = lattio_calloc((size_t)np, sizeof *j->parts);
+    RETURN_IF(!j->parts, LATTIO_ERR_NOMEM);
+    j->nparts = np;
+    for (int k = 0; k < np; k++) j->parts[k].o.fd = -1;
+    for (int k = 0; k < np; k++) {
+        part *q = &j->parts[k];
+        long long number = 0, stride = 1;
+        int rest = k;
+        q->sites = 1;
+        for (int d = 0; d < j->nd; d++) {
+            const int c = rest % io[d], per = j->p->grid[d] / io[d]; /* io coordinate, nodes per partition */
+            rest /= io[d];
+            number += (long long)c * per * stride;
+            stride *= j->p->grid[d];
+            q->n[d] = j->dims[d] / (uint64_t)io[d];
+            q->lo[d] = (uint64_t)c * q->n[d];
+            q->sites *= q->n[d];
+        }
+        if (number > 999999999) return bad_plan("node numbers beyond nine digits", 0, number);
+        q->number = (int)number;
+    }
+    return LATTIO_OK;
+}
+
+/* A box of sites: lower corner and extents, x first. */
+typedef struct box {
+    uint64_t lo[LATTIO_MAX_DIMS], n[LATTIO_MAX_DIMS], sites;
+} box;
+
+static box part_box(const part *q, int nd)
+{
+    box b;
+    memcpy(b.lo, q->lo, sizeof b.lo);
+    memcpy(b.n, q->n, sizeof b.n);
+    b.sites = q->sites;
+    for (int d = nd; d < LATTIO_MAX_DIMS; d++) b.n[d] = 1;
+    return b;
+}
+
+/* The partition's sites a record of fi holds: all, or those in its hypercube. */
+static box record_box(const part *q, int nd, const lattio_field_info *fi)
+{
+    box b = part_box(q, nd);
+    if (fi->recordtype != 2) return b;
+    b.sites = 1;
+    for (int d = 0; d < nd; d++) {
+        const uint64_t lo = b.lo[d] > fi->hyper_lower[d] ? b.lo[d] : fi->hyper_lower[d];
+        const uint64_t end = b.lo[d] + b.n[d] < fi->hyper_upper[d] + 1 ? b.lo[d] + b.n[d] : fi->hyper_upper[d] + 1;
+        b.lo[d] = lo;
+        b.n[d] = end > lo ? end - lo : 0;
+        b.sites *= b.n[d];
+    }
+    return b;
+}
+
+/* Lexicographic rank of the first site of row `row` of box b (x fastest). */
+static uint64_t row_rank(const split_job *j, const box *b, uint64_t row)
+{
+    uint64_t rank = 0, stride = 1;
+    for (int d = 0; d < j->nd; d++) {
+        uint64_t c = b->lo[d];
+        if (d > 0) {
+            c += row % b->n[d];
+            row /= b->n[d];
+        }
+        rank += c * stride;
+        stride *= j->dims[d];
+    }
+    return rank;
+}
+
+static int part_sitelist(const split_job *j, const part *q, unsigned char **list, uint64_t *len)
+{
+    RETURN_IF(q->sites > SIZE_MAX / 8, LATTIO_ERR_OVERFLOW);
+    uint64_t *ranks = lattio_malloc((size_t)(q->sites ? q->sites : 1) * sizeof *ranks);
+    RETURN_IF(!ranks, LATTIO_ERR_NOMEM);
+    const box b = part_box(q, j->nd);
+    for (uint64_t row = 0, i = 0; i < q->sites; row++)
+        for (uint64_t x = 0, first = row_rank(j, &b, row); x < q->n[0]; x++) ranks[i++] = first + x;
+    const int rc = lattio_volume_sitelist(ranks, q->sites, list, len);
+    lattio_free(ranks);
+    return rc;
+}
+
+int lattio_volume_make_parent(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    RETURN_IF(!slash || (size_t)(slash - path) >= sizeof dir, LATTIO_ERR_ARG);
+    memcpy(dir, path, (size_t)(slash - path));
+    dir[slash - path] = '\0';
+    if (mkdir(dir, 0777) == 0 || errno == EEXIST) {
+        struct stat st;
+        if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return LATTIO_OK;
+        lattio_detail_set("%s exists and is not a directory", dir);
+        return LATTIO_FAIL(LATTIO_ERR_NOT_REGULAR, "volume directory");
+    }
+    return LATTIO_FAIL_ERRNO(LATTIO_ERR_OPEN, "mkdir");
+}
+
+/* The volumes' headers: volume 0 the private file XML, its site list and
+ * the file XML (file_xml: the single file's record or NULL), the others
+ * their site list alone. */
+static int split_headers(split_job *j, const char *base, lattio_lime_reader *r, const lattio_record_info *file_xml)
+{
+    char *pfx;
+    size_t pfx_len;
+    RETURN_IF_ERROR(lattio_volume_private_file(j->nd, j->dims, j->p->volfmt, &pfx, &pfx_len));
+    int rc = LATTIO_OK;
+    for (int k = 0; rc == LATTIO_OK && k < j->nparts; k++) {
+        part *q = &j->parts[k];
+        char path[4096];
+        unsigned char *list = NULL;
+        uint64_t len = 0;
+        rc = lattio_volumes_name(base, j->p->volfmt, q->number, path, sizeof path);
+        if (rc == LATTIO_OK && j->p->volfmt == LATTIO_VOLFMT_PART_DIR) rc = lattio_volume_make_parent(path);
+        if (rc == LATTIO_OK) rc = lattio_volume_out_open(&q->o, path);
+        if (rc == LATTIO_OK) rc = part_sitelist(j, q, &list, &len);
+        const int master = k == 0;
+        if (rc == LATTIO_OK && master)
+            rc = lattio_volume_out_record(&q->o, "scidac-private-file-xml", pfx, pfx_len, 1, 0, NULL);
+        if (rc == LATTIO_OK)
+            rc = lattio_volume_out_record(&q->o, LATTIO_SITELIST_TYPE, list, len, !master, !master || !file_xml, NULL);
+        if (rc == LATTIO_OK && master && file_xml) {
+            lattio_record_info got;
+            rc = lattio_lime_reader_find(r, file_xml->type, 0, &got);
+            if (rc == LATTIO_OK) rc = copy_record(r, &got, &q->o, 0, 1);
+        }
+        lattio_free(list);
+    }
+    lattio_free(pfx);
+    return rc;
+}
+
+/* Lattice field fi (the current record of r) cut into the partitions:
+ * each partition's sites (of a subset: those in its hypercube) in
+ * lexicographic order, read row by row from their place in the record. */
+static int split_field(split_job *j, lattio_lime_reader *r, const lattio_field_info *fi, const lattio_record_info *info)
+{
+    const uint64_t site = fi->typesize * fi->datacount;
+    for (int k = 0; k < j->nparts; k++) {
+        part *q = &j->parts[k];
+        const box b = record_box(q, j->nd, fi);
+        RETURN_IF_ERROR(lattio_volume_out_record(&q->o, info->type, NULL, b.sites * site, k ? 1 : info->mb,
+                                                 k ? 1 : info->me, &q->data));
+    }
+    RETURN_IF(site * j->parts[0].n[0] > SIZE_MAX / 2, LATTIO_ERR_OVERFLOW);
+    unsigned char *row = lattio_malloc((size_t)(site * j->parts[0].n[0]));
+    RETURN_IF(!row, LATTIO_ERR_NOMEM);
+    lattio_scidac_sum sum = {0, 0};
+    int rc = LATTIO_OK;
+    for (int k = 0; rc == LATTIO_OK && k < j->nparts; k++) {
+        part *q = &j->parts[k];
+        const box b = record_box(q, j->nd, fi);
+        const size_t bytes = (size_t)(site * b.n[0]);
+        for (uint64_t rw = 0, i = 0; rc == LATTIO_OK && i < b.sites; rw++, i += b.n[0]) {
+            const uint64_t first = row_rank(j, &b, rw);
+            rc = lattio_lime_reader_read_at(r, lattio_field_site_pos(fi, first) * site, row, bytes);
+            if (rc == LATTIO_OK) rc = lattio_scidac_sum_sites(&sum, row, (size_t)site, b.n[0], first);
+            if (rc == LATTIO_OK) rc = lattio_volume_out_pwrite(&q->o, row, bytes, q->data + i * site);
+        }
+    }
+    lattio_free(row);
+    RETURN_IF_ERROR(rc);
+    if (fi->has_checksum && (sum.suma != fi->stored.suma || sum.sumb != fi->stored.sumb))
+        return lattio_field_sum_mismatch(fi, sum);
+    return LATTIO_OK;
+}
+
+/* The file's record index. */
+static int read_records(lattio_lime_reader *r, lattio_record_info **recs, int *n)
+{
+    *recs = NULL;
+    *n = 0;
+    RETURN_IF_ERROR(lattio_lime_reader_rewind(r));
+    int cap = 0, rc;
+    lattio_record_info info;
+    while ((rc = lattio_lime_reader_next(r, &info)) == LATTIO_OK) {
+        if (*n == cap) {
+            RETURN_IF(cap >= 1 << 20, LATTIO_ERR_BAD_METADATA);
+            cap = cap ? 2 * cap : 32;
+            lattio_record_info *p = lattio_realloc(*recs, (size_t)cap * sizeof *p);
+            RETURN_IF(!p, LATTIO_ERR_NOMEM);
+            *recs = p;
+        }
+        (*recs)[(*n)++] = info;
+    }
+    return rc == LATTIO_ERR_EOF ? LATTIO_OK : rc;
+}
+
+static int is_binary_record(const char *type)
+{
+    return !strcmp(type, "scidac-binary-data") || !strcmp(type, "ildg-binary-data");
+}
+
+/* Make recs[i] current in r. */
+static int select_at(lattio_lime_reader *r, const lattio_record_info *recs, int i)
+{
+    int occ = 0;
+    for (int k = 0; k < i; k++) occ += strcmp(recs[k].type, recs[i].type) == 0;
+    lattio_record_info got;
+    RETURN_IF_ERROR(lattio_lime_reader_find(r, recs[i].type, occ, &got));
+    RETURN_IF(got.offset != recs[i].offset, LATTIO_ERR_STATE);
+    return LATTIO_OK;
+}
+
+/* The single file's records after its header into the volumes: lattice
+ * fields cut, everything else to volume 0 as it is. */
+static int split_records(split_job *j, lattio_lime_reader *r, const lattio_record_info *recs, int n,
+                         const lattio_field_info *fields)
+{
+    int binary = 0, seen_pfx = 0, seen_fx = 0;
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(recs[i].type, "scidac-private-file-xml") && !seen_pfx++) continue;
+        if (!strcmp(recs[i].type, "scidac-file-xml") && !seen_fx++) continue;
+        RETURN_IF_ERROR(select_at(r, recs, i));
+        const lattio_field_info *fi = is_binary_record(recs[i].type) ? &fields[binary++] : NULL;
+        if (fi && fi->recordtype != 1) RETURN_IF_ERROR(split_field(j, r, fi, &recs[i]));
+        else RETURN_IF_ERROR(copy_record(r, &recs[i], &j->parts[0].o, recs[i].mb, recs[i].me));
+    }
+    return LATTIO_OK;
+}
+
+/* Every binary record described; the lattice fields' dims (all equal). */
+static int split_fields(lattio_lime_reader *r, split_job *j, lattio_field_info **fields, int *n)
+{
+    RETURN_IF_ERROR(lattio_field_count(r, n));
+    *fields = lattio_calloc((size_t)(*n ? *n : 1), sizeof **fields);
+    RETURN_IF(!*fields, LATTIO_ERR_NOMEM);
+    for (int k = 0; k < *n; k++) {
+        lattio_field_info *fi = &(*fields)[k];
+        RETURN_IF_ERROR(lattio_field_info_read(r, k, fi));
+        if (fi->recordtype == 1) continue;
+        if (j->nd == 0) {
+            j->nd = fi->nd;
+            memcpy(j->dims, fi->dims, sizeof j->dims);
+        }
+        RETURN_IF(fi->nd != j->nd || memcmp(fi->dims, j->dims, sizeof j->dims), LATTIO_ERR_FIELD_DIMS);
+    }
+    if (j->nd == 0) {
+        lattio_detail_set("no lattice field to split");
+        return LATTIO_FAIL(LATTIO_ERR_NOT_FOUND, "lattice field");
+    }
+    return LATTIO_OK;
+}
+
+static int split_into(split_job *j, lattio_lime_reader *r, const char *base)
+{
+    lattio_field_info *fields = NULL;
+    lattio_record_info *recs = NULL;
+    int nf = 0, n = 0;
+    int rc = split_fields(r, j, &fields, &nf);
+    if (rc == LATTIO_OK) rc = plan_parts(j);
+    if (rc == LATTIO_OK) rc = read_records(r, &recs, &n);
+    int fx = -1;
+    for (int i = 0; rc == LATTIO_OK && i < n && fx < 0; i++) fx = strcmp(recs[i].type, "scidac-file-xml") ? -1 : i;
+    if (rc == LATTIO_OK) rc = split_headers(j, base, r, fx >= 0 ? &recs[fx] : NULL);
+    if (rc == LATTIO_OK) rc = split_records(j, r, recs, n, fields);
+    for (int k = 0; fields && k < nf; k++) lattio_field_info_free(&fields[k]);
+    lattio_free(fields);
+    lattio_free(recs);
+    /* all volumes or none */
+    for (int k = 0; k < j->nparts; k++) {
+        const int closed = lattio_volume_out_close(&j->parts[k].o, rc == LATTIO_OK);
+        if (rc == LATTIO_OK) rc = closed;
+    }
+    int *numbers = rc == LATTIO_OK ? lattio_malloc((size_t)j->nparts * sizeof *numbers) : NULL;
+    for (int k = 0; numbers && k < j->nparts; k++) numbers[k] = j->parts[k].number;
+    if (rc == LATTIO_OK) rc = numbers ? lattio_volumes_prune(base, j->p->volfmt, numbers, j->nparts)
+                                      : LATTIO_FAIL(LATTIO_ERR_NOMEM, "numbers");
+    lattio_free(numbers);
+    return rc;
+}
+
+int lattio_volumes_split(const char *in, const char *base, const lattio_volumes_plan *p)
+{
+    RETURN_IF(!in || !base || !p, LATTIO_ERR_ARG);
+    lattio_detail_clear();
+    lattio_lime_reader *r;
+    RETURN_IF_ERROR(lattio_lime_reader_open(in, &r));
+    split_job j;
+    memset(&j, 0, sizeof j);
+    j.p = p;
+    const int rc = split_into(&j, r, base);
+    lattio_free(j.parts);
+    lattio_lime_reader_close(r);
+    return rc;
+}
+
+int lattio_volume_out_payload(lattio_volume_out *o, const lattio_field_info *fi, int rec, int mb, int me)
+{
+    size_t len;
+    RETURN_IF_ERROR(lattio_field_payload(fi, rec, NULL, 0, &len));
+    char *p = lattio_malloc(len);
+    RETURN_IF(!p, LATTIO_ERR_NOMEM);
+    int rc = lattio_field_payload(fi, rec, p, len, &len);
+    if (rc == LATTIO_OK) rc = lattio_volume_out_record(o, lattio_field_record_type(rec), p, len, mb, me, NULL);
+    lattio_free(p);
+    return rc;
+}
+
+int lattio_volumes_prune(const char *base, int volfmt, const int *keep, int nkeep)
+{
+    const int in_dirs = volfmt == LATTIO_VOLFMT_PART_DIR;
+    int *numbers = NULL, count = 0;
+    RETURN_IF_ERROR(lattio_volumes_list_as(base, in_dirs, &numbers, &count));
+    int rc = LATTIO_OK;
+    for (int i = 0; rc == LATTIO_OK && i < count; i++) {
+        int kept = 0;
+        for (int k = 0; k < nkeep && !kept; k++) kept = keep[k] == numbers[i];
+        char path[4096];
+        if (kept) continue;
+        rc = lattio_volumes_name(base, volfmt, numbers[i], path, sizeof path);
+        if (rc == LATTIO_OK && unlink(path) != 0 && errno != ENOENT) rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_WRITE, "unlink");
+    }
+    lattio_free(numbers);
+    return rc;
+}
