@@ -733,6 +733,10 @@ typedef struct lattio_field_info {
     uint64_t hyper_lower[LATTIO_MAX_DIMS], hyper_upper[LATTIO_MAX_DIMS];
 } lattio_field_info;
 
+/* Sites a binary record of fi holds: the volume for a lattice field, 1
+ * for global data, the hypercube's for a subset. */
+uint64_t lattio_field_record_sites(const lattio_field_info *fi);
+
 /* N of a gauge field (ILDG_GAUGE or SU3_GAUGE kind): its ildg-format's
  * su<N>gauge, else its colors, else 3; 0 for any other field. */
 int lattio_field_gauge_colors(const lattio_field_info *fi);
@@ -990,6 +994,9 @@ typedef struct lattio_volumes_info {
 int lattio_volumes_open(const char *base, lattio_volumes **out);
 void lattio_volumes_close(lattio_volumes *v);
 int lattio_volumes_describe(const lattio_volumes *v, lattio_volumes_info *vi);
+/* Volume i (0 .. volumes-1, by number) of the set: its number, sites and
+ * file name (valid until lattio_volumes_close). */
+int lattio_volumes_volume(const lattio_volumes *v, int i, int *number, uint64_t *sites, const char **path);
 /* 1 when `base` names a volume set (its volume 0 exists) and is no file itself. */
 int lattio_volumes_probe(const char *base);
 /* Field `index` (0-based among volume 0's binary records) as

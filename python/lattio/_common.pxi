@@ -157,6 +157,19 @@ cdef extern from "lattio.h" nogil:
     int lattio_h5_is_hdf5(const char *path)
     int lattio_field_read_values(lattio_lime_reader *r, const lattio_field_info *fi, int mem_format,
                                  void *values, uint64_t n_out, lattio_scidac_sum *computed)
+    ctypedef struct lattio_volumes:
+        pass
+    int lattio_volumes_probe(const char *base)
+    int lattio_volumes_open(const char *base, lattio_volumes **out)
+    void lattio_volumes_close(lattio_volumes *v)
+    int lattio_volumes_field_info(lattio_volumes *v, int index, lattio_field_info *fi)
+    int lattio_volumes_read_values(lattio_volumes *v, int index, int mem_format, void *values, uint64_t n_out,
+                                   lattio_scidac_sum *computed)
+    ctypedef struct lattio_volumes_info:
+        int volfmt
+        int volumes
+        int fields
+    int lattio_volumes_describe(const lattio_volumes *v, lattio_volumes_info *vi)
     ctypedef struct lattio_field_site:
         const char *type
         int is_complex

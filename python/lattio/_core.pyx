@@ -195,6 +195,67 @@ def lime_fields(path):
     return out
 
 
+def volumes_probe(path):
+    """True when `path` names a QIO volume set (PATH.vol0000 or
+    DIR/vol0000/NAME exists) and is no file itself."""
+    cdef bytes p = fspath(path)
+    return bool(lattio_volumes_probe(p))
+
+
+def volumes_fields(path):
+    """The fields of a QIO volume set (volume 0's binary records), its
+    volumes checked as they open."""
+    cdef bytes p = fspath(path)
+    cdef const char *cp = p
+    cdef lattio_volumes *v = NULL
+    cdef lattio_volumes_info vi
+    cdef lattio_field_info fi
+    cdef int rc
+    with nogil:
+        rc = lattio_volumes_open(cp, &v)
+    check(rc, path)
+    out = []
+    try:
+        check(lattio_volumes_describe(v, &vi), path)
+        for i in range(vi.fields):
+            check(lattio_volumes_field_info(v, i, &fi), "%s: field %d" % (path, i))
+            out.append(field_info_dict(&fi))
+            lattio_field_info_free(&fi)
+    finally:
+        lattio_volumes_close(v)
+    return out
+
+
+def volumes_read(path, int index, int mem_format, cnp.ndarray out, bint verify):
+    """Field `index` of a QIO volume set, whole, into out (as field_read):
+    every volume's part placed by its site list, the checksum over all of
+    them.  Returns (checksum state, computed sums)."""
+    cdef bytes p = fspath(path)
+    cdef const char *cp = p
+    cdef lattio_volumes *v = NULL
+    cdef lattio_field_info fi
+    cdef lattio_scidac_sum s
+    cdef int rc
+    cdef uint64_t n = <uint64_t>out.size * (2 if out.dtype.kind == "c" else 1)
+    cdef void *buf = data_of(out)
+    memset(&s, 0, sizeof(s))
+    memset(&fi, 0, sizeof(fi))
+    with nogil:
+        rc = lattio_volumes_open(cp, &v)
+    check(rc, path)
+    try:
+        check(lattio_volumes_field_info(v, index, &fi), path)
+        with nogil:
+            rc = lattio_volumes_read_values(v, index, mem_format, buf, n, &s)
+        if rc != 0 and not (rc == ERR_CHECKSUM and not verify):
+            raise status_error(rc, path)
+        state = "skipped" if not verify else "verified" if fi.has_checksum else "missing"
+    finally:
+        lattio_field_info_free(&fi)
+        lattio_volumes_close(v)
+    return state, (int(s.suma), int(s.sumb))
+
+
 cdef int open_field(bytes p, path, int index, lattio_lime_reader **r, lattio_field_info *fi) except? -9999:
     """A reader on p (raises when the file cannot be opened) and field
     `index`'s description into fi; the description's status (the caller

@@ -62,6 +62,11 @@ cdef extern from "lattio.h" nogil:
     int lattio_close(lattio_file *f)
     int lattio_field_write(lattio_file *f, const lattio_field_desc *d, const lattio_layout *l,
                            const void *local, lattio_field_write_info *out)
+    int lattio_volumes_read(MPI_Comm comm, const char *base, int index, const lattio_field_desc *d,
+                            const lattio_layout *l, void *local, lattio_field_read_info *info)
+    int lattio_volumes_write(MPI_Comm comm, const char *base, int volfmt, const lattio_field_desc *d,
+                             const lattio_layout *l, int n, const void *const *locals,
+                             lattio_field_write_info *out)
     int lattio_field_read(lattio_file *f, int index, const lattio_field_desc *d,
                           const lattio_layout *l, void *local, lattio_field_read_info *info)
     int lattio_gauge_stats_mpi(MPI_Comm comm, const lattio_layout *l, const double *local,
@@ -148,6 +153,29 @@ def field_read(comm, path, int index, int kind, int mem_format, uint64_t element
     err = status_error(rc, path) if rc != 0 else None
     lattio_field_info_free(&info.field)
     close_after(f, err, path)
+    return CHECKSUM_STATES.get(info.checksum, "unknown"), (int(info.computed.suma), int(info.computed.sumb))
+
+
+def volumes_read(comm, path, int index, int kind, int mem_format, uint64_t elements, glob, lo, count,
+                 cnp.ndarray out, bint verify):
+    """Collective: field `index` of a QIO volume set into out (this rank's
+    box): the ranks share the volumes and send each site to its owner.
+    Returns (checksum state, computed)."""
+    cdef MPI_Comm c = as_comm(comm)
+    cdef bytes p = fspath(path)
+    cdef const char *cp = p
+    cdef lattio_layout l
+    cdef lattio_field_desc d
+    cdef lattio_field_read_info info
+    cdef int rc
+    prepare(&l, &d, kind, mem_format, REAL_F64_BE, elements, glob, lo, count)
+    d.skip_checksum = 0 if verify else 1
+    memset(&info, 0, sizeof(info))
+    cdef void *buf = data_of(out)
+    with nogil:
+        rc = lattio_volumes_read(c, cp, index, &d, &l, buf, &info)
+    lattio_field_info_free(&info.field)
+    check(rc, path)
     return CHECKSUM_STATES.get(info.checksum, "unknown"), (int(info.computed.suma), int(info.computed.sumb))
 
 

@@ -189,11 +189,17 @@ def _pick_field(fields, index, what):
     if not fields:
         raise FormatError(-5, "ERR_NOT_FOUND", "no record of the requested type", "no lattice field", what)
     if index is None:
-        gauge = [f for f in fields if f["kind"] in (_core.FIELD_ILDG_GAUGE, _core.FIELD_SU3_GAUGE)]
-        return gauge[0] if gauge else fields[0]
+        lattice = [f for f in fields if f["recordtype"] == 0] or fields
+        gauge = [f for f in lattice if f["kind"] in (_core.FIELD_ILDG_GAUGE, _core.FIELD_SU3_GAUGE)]
+        return gauge[0] if gauge else lattice[0]
     if not isinstance(index, (int, np.integer)) or not 0 <= index < len(fields):
         raise ValueError("index %r: the file has %d field(s)" % (index, len(fields)))
-    return fields[int(index)]
+    f = fields[int(index)]
+    if f["recordtype"] != 0:
+        raise ValueError("index %d: %s, not a lattice field (SciDAC recordtype %d)"
+                         % (index, "global data" if f["recordtype"] == 1 else "a subset of the lattice",
+                            f["recordtype"]))
+    return f
 
 
 def _value_code(precision, cplx):
@@ -237,7 +243,10 @@ def load(path: PathLike, *, comm: Optional["MPI.Comm"] = None, grid: Optional[Se
     ----------
     path : str or os.PathLike
         An ILDG, SciDAC, NERSC, MILC or openQCD file (format found from its
-        content), or an HDF5 file in the QDP++ or Qlua layout (``FILE`` or
+        content), a QIO multifile or partfile volume set by its base name
+        (``BASE`` for ``BASE.vol0000``, ... or ``DIR/vol0000/NAME``: every
+        volume checked, the checksum over all of them; with ``comm`` the
+        ranks share the volumes), or an HDF5 file in the QDP++ or Qlua layout (``FILE`` or
         ``FILE:/path/in/file``; ``FILE`` alone reads its one gauge field, or
         its one field, and raises ``ValueError`` naming them when there are
         several).
@@ -280,6 +289,8 @@ def load(path: PathLike, *, comm: Optional["MPI.Comm"] = None, grid: Optional[Se
     comm = _comm(comm)
     same_everywhere(comm, [("path", path), ("verify", verify), ("dtype", dtype), ("index", index),
                            ("grid", None if grid is None else tuple(grid))])
+    if _on_root(comm, lambda: _core.volumes_probe(path)):
+        return _load_lime(path, comm, grid, verify, dtype, index, volumes=True)
     fmt = _on_root(comm, lambda: _core.detect(_h5_split(path)[0]))
     if fmt == "hdf5":
         return _load_h5(path, comm, grid, verify, dtype)
@@ -295,8 +306,9 @@ def load_fields(path: PathLike, *, comm: Optional["MPI.Comm"] = None, grid: Opti
     """Read every field of a file: a multi-field file as a list of arrays.
 
     A SciDAC/QIO multi-record file (an eigenvector set, the sources of a
-    propagator) gives one array per binary record, in file order (each
-    checked against its own checksum); an HDF5 ``FILE`` every lattice field
+    propagator) or volume set gives one array per lattice field, in file
+    order (each checked against its own checksum; global data and subset
+    records are left out); an HDF5 ``FILE`` every lattice field
     in it, ``FILE:/path`` the field at ``path`` or every field under the
     group ``path`` (:func:`save`'s ``path/field0``, ``path/field1``, ...),
     in name order with numbers compared as numbers; a single-field format a
@@ -312,14 +324,18 @@ def load_fields(path: PathLike, *, comm: Optional["MPI.Comm"] = None, grid: Opti
     comm = _comm(comm)
     same_everywhere(comm, [("path", path), ("verify", verify), ("dtype", dtype),
                            ("grid", None if grid is None else tuple(grid))])
+    if _on_root(comm, lambda: _core.volumes_probe(path)):
+        fields = _on_root(comm, lambda: _core.volumes_fields(path))
+        return [_load_lime(path, comm, grid, verify, dtype, f["index"], volumes=True)
+                for f in fields if f["recordtype"] == 0]
     fmt = _on_root(comm, lambda: _core.detect(_h5_split(path)[0]))
     if fmt == "hdf5":
         file, obj = _h5_split(path)
         entries = _h5_group(_parallel().h5_list(comm, file), obj, path)
         return [_load_h5("%s:%s" % (file, e["path"]), comm, grid, verify, dtype) for e in entries]
     if fmt in ("ildg", "scidac"):
-        count = len(_on_root(comm, lambda: _core.lime_fields(path)))
-        return [_load_lime(path, comm, grid, verify, dtype, i) for i in range(count)]
+        fields = _on_root(comm, lambda: _core.lime_fields(path))
+        return [_load_lime(path, comm, grid, verify, dtype, f["index"]) for f in fields if f["recordtype"] == 0]
     return [_load_plain(path, comm, grid, verify, dtype)]
 
 
@@ -337,8 +353,9 @@ def _h5_group(entries, obj, what):
     return sorted(picked, key=key)
 
 
-def _load_lime(path, comm, grid, verify, dtype, index):
-    fields = _on_root(comm, lambda: _core.lime_fields(path))
+def _load_lime(path, comm, grid, verify, dtype, index, volumes=False):
+    """A field of a LIME file, or of a QIO volume set (``volumes``)."""
+    fields = _on_root(comm, lambda: (_core.volumes_fields if volumes else _core.lime_fields)(path))
 
     def setup():
         fi = _pick_field(fields, index, path)
@@ -351,10 +368,11 @@ def _load_lime(path, comm, grid, verify, dtype, index):
     mem = _core.REAL_F32 if dt in (np.dtype(np.complex64), np.dtype(np.float32)) else _core.REAL_F64
     par = _parallel() if comm is not None else _initialised()
     if par is None:
-        _core.field_read(path, fi["index"], mem, out, verify)
+        (_core.volumes_read if volumes else _core.field_read)(path, fi["index"], mem, out, verify)
         return out
     elements = fi["typesize"] * fi["datacount"] // (fi["precision"] // 8)
-    par.field_read(comm, path, fi["index"], fi["kind"], mem, elements, glob, lo, count, out, verify)
+    read = par.volumes_read if volumes else par.field_read
+    read(comm, path, fi["index"], fi["kind"], mem, elements, glob, lo, count, out, verify)
     return out
 
 

@@ -244,3 +244,14 @@ def test_python_guide_parallel_examples(shared_dir, monkeypatch):
         scope = {}
         exec(compile(code, "docs/python.md parallel block %d" % i, "exec"), scope)
         assert np.array_equal(scope["again"], scope["mine"])  # the same blocks, 32-bit both
+
+
+@pytest.mark.parametrize("kind", ["part", "multi"])
+def test_volume_set_blocks(kind):
+    """QIO's volume sets read over the ranks (each rank its share of the
+    volumes, every site sent to its block) equal the serial single file."""
+    whole = lattio.load(data("qio-volumes/single/binary_test"), index=3)
+    mine = lattio.load(data("qio-volumes/%s/binary_test" % kind), comm=WORLD, index=3)
+    assert gathered_equal(mine, block(whole, WORLD))
+    with pytest.raises(ValueError, match="global data"):
+        lattio.load(data("qio-volumes/%s/binary_test" % kind), comm=WORLD, index=2)

@@ -26,11 +26,30 @@ static int select_binary(lattio_lime_reader *r, const lattio_field_info *fi)
     return LATTIO_OK;
 }
 
+/* A subset record's sites [first, first + n) (lexicographic in its
+ * hypercube) summed with their lattice ranks, as QIO sums them. */
+static int sum_subset(const lattio_field_info *fi, const unsigned char *buf, uint64_t first, uint64_t n, uint64_t site,
+                      lattio_scidac_sum *sum)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t k = first + i, rank = 0, stride = 1;
+        for (int d = 0; d < fi->nd; d++) {
+            const uint64_t ext = fi->hyper_upper[d] - fi->hyper_lower[d] + 1;
+            rank += (fi->hyper_lower[d] + k % ext) * stride;
+            k /= ext;
+            stride *= fi->dims[d];
+        }
+        RETURN_IF_ERROR(lattio_scidac_sum_ranked(sum, buf + i * site, (size_t)site, (size_t)site, 1, &rank));
+    }
+    return LATTIO_OK;
+}
+
 /* Checksum (and convert) sites [first, first + n) held in buf. */
 static int digest_chunk(const lattio_field_info *fi, const unsigned char *buf, uint64_t first,
                         uint64_t n, uint64_t site, const lattio_values *out, lattio_scidac_sum *sum)
 {
     if (fi->recordtype == 1) RETURN_IF_ERROR(lattio_scidac_sum_global(sum, buf, (size_t)(n * site)));
+    else if (fi->recordtype == 2) RETURN_IF_ERROR(sum_subset(fi, buf, first, n, site, sum));
     else RETURN_IF_ERROR(lattio_scidac_sum_sites(sum, buf, (size_t)site, n, first));
     if (!out->data) return LATTIO_OK;
     const size_t real = (size_t)fi->precision / 8;
@@ -48,8 +67,6 @@ static int check_out(const lattio_field_info *fi, const lattio_values *out, uint
     return LATTIO_OK;
 }
 
-/* Subset records (recordtype 2) carry no site ranks in lattio's reading:
- * their checksum cannot be recomputed here. */
 static int read_sites(lattio_lime_reader *r, const lattio_field_info *fi, unsigned char *buf,
                       uint64_t per_chunk, const lattio_values *out, lattio_scidac_sum *sum)
 {
@@ -73,7 +90,6 @@ int lattio_field_read_values(lattio_lime_reader *r, const lattio_field_info *fi,
                              void *values, uint64_t n_out, lattio_scidac_sum *computed)
 {
     RETURN_IF(!r || !fi || fi->typesize == 0 || fi->datacount == 0, LATTIO_ERR_ARG);
-    RETURN_IF(fi->recordtype == 2, LATTIO_ERR_UNSUPPORTED);
     const lattio_values v = {values, mem_format, mem_format == LATTIO_REAL_F32_NATIVE ? 4 : 8};
     const lattio_values *out = &v;
     RETURN_IF_ERROR(check_out(fi, out, n_out));

@@ -443,8 +443,9 @@ static int check_cover(lattio_volumes *v)
     uint64_t total = 0;
     for (int i = 0; i < v->nvol; i++) total += v->vol[i].sites;
     if (total != V) {
-        lattio_detail_set("the %d volumes' site lists hold %llu sites, the lattice has %llu", v->nvol,
-                          (unsigned long long)total, (unsigned long long)V);
+        lattio_detail_set("the %d volumes' site lists hold %llu sites, the lattice has %llu%s", v->nvol,
+                          (unsigned long long)total, (unsigned long long)V,
+                          total > V ? " (a volume left from another set?)" : " (a volume missing?)");
         return LATTIO_FAIL(LATTIO_ERR_VOLUME_SITES, "site count");
     }
     unsigned char *seen = lattio_calloc((size_t)(V / 8 + 1), 1);
@@ -523,6 +524,15 @@ int lattio_volumes_describe(const lattio_volumes *v, lattio_volumes_info *vi)
     memcpy(vi->dims, v->m.dims, sizeof vi->dims);
     vi->volume = v->m.volume;
     vi->max_number = v->vol[v->nvol - 1].number;
+    return LATTIO_OK;
+}
+
+int lattio_volumes_volume(const lattio_volumes *v, int i, int *number, uint64_t *sites, const char **path)
+{
+    RETURN_IF(!v || i < 0 || i >= v->nvol, LATTIO_ERR_ARG);
+    if (number) *number = v->vol[i].number;
+    if (sites) *sites = v->vol[i].sites;
+    if (path) *path = v->vol[i].path;
     return LATTIO_OK;
 }
 

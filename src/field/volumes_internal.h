@@ -25,8 +25,7 @@ typedef struct lattio_volume_meta {
  * itself, or for a subset its place in the hypercube (lexicographic);
  * UINT64_MAX when a subset does not hold it. */
 uint64_t lattio_field_site_pos(const lattio_field_info *fi, uint64_t rank);
-/* Sites a record of fi holds: the volume, 1 for global data, the hypercube's. */
-uint64_t lattio_field_record_sites(const lattio_field_info *fi);
+
 
 /* Volume 0 of a set read and described (fields[k]: its k-th binary
  * record's description, the caller frees each and the array);

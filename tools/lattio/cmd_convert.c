@@ -12,6 +12,9 @@ static const char convert_help[] =
     "usage: lattio convert IN OUT [--to ildg|scidac|nersc|milc|openqcd|hdf5|hirep]\n"
     "                      [--precision 32|64] [--nersc-rows 2|3]\n"
     "                      [--layout qdp|qlua] [--path /IN/FILE]\n"
+    "       lattio convert IN BASE --volumes multi|part|partdir --grid X,Y,Z,T\n"
+    "                      [--io-grid X,Y,Z,T]\n"
+    "       lattio convert BASE OUT\n"
     "\n"
     "Convert a gauge configuration, or every field of a file of other fields.\n"
     "IN's format is detected from its content\n"
@@ -32,6 +35,17 @@ static const char convert_help[] =
     "ILDG, SciDAC, NERSC, HiRep and HDF5; MILC and openQCD hold SU(3) only.\n"
     "IN's file XML, record XML, LFN and date go into OUT where both formats\n"
     "hold them (ILDG, SciDAC, HDF5).\n"
+    "\n"
+    "QIO volume sets (multifile and partfile: BASE.vol0000, ... or\n"
+    "DIR/vol0000/NAME): IN = BASE of a set without --to joins it into the\n"
+    "single file OUT (byte for byte what QIO_part_to_single writes); with\n"
+    "--to it converts the set's gauge field like any IN.\n"
+    "  --volumes     multi|part|partdir: split the single file IN into the\n"
+    "                set OUT (QIO_single_to_part's bytes for the same cut)\n"
+    "  --grid        X,Y,Z,T: nodes per dimension (each divides the extent)\n"
+    "  --io-grid     X,Y,Z,T: I/O partitions per dimension (partfile; each\n"
+    "                divides --grid; default: a volume per node)\n"
+    "Every checksum is verified as the sites move and OUT read back.\n"
     "\n"
     "Under mpirun an ILDG/SciDAC IN is verified and read in parallel (every\n"
     "rank a slab of t) and an ILDG/SciDAC OUT is written with the parallel\n"
@@ -57,7 +71,10 @@ static const char convert_help[] =
 
 static int parse_value(const char *opt, const char *v, convert_args *a)
 {
+    if (!strcmp(opt, "--volumes") || !strcmp(opt, "--grid") || !strcmp(opt, "--io-grid"))
+        return convert_volumes_option(opt, v, a);
     if (strcmp(opt, "--to") == 0) {
+        a->to_given = 1;
         a->format = lattio_gauge_format_from_name(v);
         return a->format ? 0 : tool_usage("convert", "unknown format '%s'", v);
     }
@@ -79,7 +96,8 @@ static int parse_value(const char *opt, const char *v, convert_args *a)
 
 static int parse_args(int argc, char **argv, convert_args *a)
 {
-    static const char *const opts[] = {"--to", "--precision", "--nersc-rows", "--layout", "--path"};
+    static const char *const opts[] = {"--to",   "--precision", "--nersc-rows", "--layout",
+                                       "--path", "--volumes",   "--grid",       "--io-grid"};
     int npos = 0;
     memset(a, 0, sizeof *a);
     a->format = LATTIO_GAUGE_ILDG;
@@ -87,7 +105,7 @@ static int parse_args(int argc, char **argv, convert_args *a)
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int matched = 0;
-        for (int k = 0; k < 5 && !matched; k++) {
+        for (int k = 0; k < (int)(sizeof opts / sizeof opts[0]) && !matched; k++) {
             const int m = tool_option(argc, argv, &i, opts[k], &v);
             if (m < 0) return tool_usage("convert", "missing value for %s", opts[k]);
             if (m > 0) {
@@ -105,6 +123,8 @@ static int parse_args(int argc, char **argv, convert_args *a)
     if ((a->h5_layout || a->h5_path) && a->format != LATTIO_GAUGE_HDF5)
         return tool_usage("convert", "--layout and --path apply to --to hdf5");
     if (!a->h5_path) a->h5_path = "/lattice";
+    if ((a->grid_nd || a->io_nd) && !a->volfmt) return tool_usage("convert", "--grid and --io-grid apply to --volumes");
+    if (a->volfmt && a->to_given) return tool_usage("convert", "--volumes splits IN as it is: no --to");
     return TOOL_OK;
 }
 
@@ -170,6 +190,9 @@ static int run_convert(int argc, char **argv)
     convert_args a;
     const int prc = parse_args(argc, argv, &a);
     if (prc != TOOL_OK) return prc;
+    int volumes = tool_rank() == 0 && convert_volumes_wanted(&a);
+    tool_mpi_bcast(&volumes, sizeof volumes, 0);
+    if (volumes) return convert_volumes(&a);
     /* HDF5 needs MPI: a single process starts it (under mpirun it runs) */
     if (a.format == LATTIO_GAUGE_HDF5 || (tool_nranks() < 2 && h5_tool_target(a.in))) tool_mpi_ensure();
     int fields = tool_rank() == 0 && convert_fields_wanted(&a);

@@ -213,6 +213,7 @@ static int run_info(int argc, char **argv)
     if (!file) return tool_usage("info", fs ? "missing PATH" : "missing FILE");
     if (fs) return show_fs(file, json);
     if (h5_tool_target(file)) return h5_info(file, json);
+    if (lattio_volumes_probe(file)) return info_volumes(file, json);
     return fields ? info_fields(file, json) : list_records(file, json);
 }
 

@@ -74,6 +74,8 @@ int verify_h5(const char *arg, verify_report *rep, MPI_Comm comm, lattio_layout 
 int h5_info(const char *arg, int json);
 /* `lattio info --fields` of a LIME file (info_fields.c). */
 int info_fields(const char *path, int json);
+/* `lattio info BASE` of a QIO volume set: its volumes and fields. */
+int info_volumes(const char *base, int json);
 int h5_check(const char *arg);
 int h5_write_gauge(MPI_Comm comm, const char *target, int layout, int precision, const lattio_layout *l,
                    const double *u, const verify_report *meta);
@@ -86,7 +88,16 @@ typedef struct convert_args {
     int format, precision, rows;
     int h5_layout;       /* --layout qdp|qlua (HDF5 OUT) */
     const char *h5_path; /* --path (HDF5 OUT), default /lattice */
+    int to_given;        /* --to was given */
+    int volfmt;          /* --volumes multi|part|partdir: OUT a QIO volume set */
+    int grid[LATTIO_MAX_DIMS], io_grid[LATTIO_MAX_DIMS], grid_nd, io_nd; /* --grid, --io-grid */
 } convert_args;
+/* QIO volume sets (convert_volumes.c): --volumes, --grid and --io-grid
+ * parsed; wanted when OUT is a set or IN is one and --to is not given;
+ * the join or split by rank 0, read back. */
+int convert_volumes_option(const char *opt, const char *v, convert_args *a);
+int convert_volumes_wanted(const convert_args *a);
+int convert_volumes(const convert_args *a);
 /* The metadata of IN (rep->meta_*) as a field descriptor's. */
 void convert_meta_desc(const verify_report *rep, lattio_field_desc *d);
 /* The HDF5 target of OUT's temporary name tmp. */

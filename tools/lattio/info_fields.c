@@ -112,3 +112,65 @@ int info_fields(const char *path, int json)
     lattio_lime_reader_close(r);
     return ret;
 }
+
+static const char *volfmt_name(int volfmt)
+{
+    return volfmt == LATTIO_VOLFMT_MULTI ? "multifile" : volfmt == LATTIO_VOLFMT_PART ? "partfile" : "partfile-dir";
+}
+
+/* The volumes of a set, one line (or object) each. */
+static void print_volumes(const lattio_volumes *v, const lattio_volumes_info *vi, int json)
+{
+    for (int i = 0; i < vi->volumes; i++) {
+        int number;
+        uint64_t sites;
+        const char *path;
+        lattio_volumes_volume(v, i, &number, &sites, &path);
+        if (json) {
+            printf("%s{\"number\": %d, \"sites\": %" PRIu64 ", \"path\": ", i ? ", " : "", number, sites);
+            tool_json_string(stdout, path);
+            fputc('}', stdout);
+        } else {
+            printf("  volume %04d  %8" PRIu64 " sites  ", number, sites);
+            tool_print_escaped(stdout, path);
+            fputc('\n', stdout);
+        }
+    }
+}
+
+int info_volumes(const char *base, int json)
+{
+    lattio_volumes *v;
+    lattio_volumes_info vi;
+    int rc = lattio_volumes_open(base, &v);
+    if (rc == LATTIO_OK) rc = lattio_volumes_describe(v, &vi);
+    if (rc != LATTIO_OK) {
+        char detail[512];
+        const int n = lattio_last_detail(detail, sizeof detail);
+        return tool_status_error("info", base, rc, "%s%s", n ? ": " : "", n ? detail : "");
+    }
+    if (json) {
+        fputs("{\"set\": ", stdout);
+        tool_json_string(stdout, base);
+        printf(", \"volfmt\": %d, \"format\": \"%s\", \"volumes\": [", vi.volfmt, volfmt_name(vi.volfmt));
+    } else {
+        tool_print_escaped(stdout, base);
+        printf(": QIO %s set (volfmt %d) of %d volume%s, %d field%s\n", volfmt_name(vi.volfmt), vi.volfmt,
+               vi.volumes, vi.volumes == 1 ? "" : "s", vi.fields, vi.fields == 1 ? "" : "s");
+    }
+    print_volumes(v, &vi, json);
+    if (json) fputs("], \"fields\": [", stdout);
+    for (int i = 0; rc == LATTIO_OK && i < vi.fields; i++) {
+        lattio_field_info fi;
+        lattio_field_site s;
+        rc = lattio_volumes_field_info(v, i, &fi);
+        if (rc != LATTIO_OK) break;
+        fi.binary.length = fi.typesize * fi.datacount * lattio_field_record_sites(&fi);
+        rc = lattio_field_site_of(&fi, &s);
+        if (rc == LATTIO_OK) print_field(&fi, &s, 0, json);
+        lattio_field_info_free(&fi);
+    }
+    lattio_volumes_close(v);
+    if (json) fputs("\n]}\n", stdout);
+    return rc == LATTIO_OK ? TOOL_OK : tool_status_error("info", base, rc, "%s", "");
+}
