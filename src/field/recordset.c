@@ -531,7 +531,18 @@ static int check_single(const lattio_field_info *fi)
 
 int lattio_field_info_read(lattio_lime_reader *r, int index, lattio_field_info *fi)
 {
-    const int rc = lattio_field_info_read_part(r, index, 0, fi);
+    int rc = lattio_field_info_read_part(r, index, 0, fi);
+    if (rc == LATTIO_ERR_FIELD_LENGTH) { /* a volume's part of a field is short of the lattice */
+        char detail[LATTIO_DETAIL_MAX];
+        snprintf(detail, sizeof detail, "%s", lattio_detail_peek());
+        if (lattio_field_info_read_part(r, index, 1, fi) == LATTIO_OK) {
+            const int single = check_single(fi);
+            lattio_field_info_free(fi);
+            if (single < 0) return single;
+        }
+        lattio_detail_set("%s", detail);
+        return rc;
+    }
     if (rc < 0) return rc;
     const int single = check_single(fi);
     if (single < 0) lattio_field_info_free(fi);
