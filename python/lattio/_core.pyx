@@ -226,6 +226,14 @@ def volumes_fields(path):
     return out
 
 
+cdef str read_state(int rc, int has_checksum, bint verify, path):
+    """A serial read's status: raised (a checksum mismatch only when
+    `verify`), else how its checksum was treated."""
+    if rc != 0 and not (rc == ERR_CHECKSUM and not verify):
+        raise status_error(rc, path)
+    return "skipped" if not verify else "verified" if has_checksum else "missing"
+
+
 def volumes_read(path, int index, int mem_format, cnp.ndarray out, bint verify):
     """Field `index` of a QIO volume set, whole, into out (as field_read):
     every volume's part placed by its site list, the checksum over all of
@@ -247,9 +255,7 @@ def volumes_read(path, int index, int mem_format, cnp.ndarray out, bint verify):
         check(lattio_volumes_field_info(v, index, &fi), path)
         with nogil:
             rc = lattio_volumes_read_values(v, index, mem_format, buf, n, &s)
-        if rc != 0 and not (rc == ERR_CHECKSUM and not verify):
-            raise status_error(rc, path)
-        state = "skipped" if not verify else "verified" if fi.has_checksum else "missing"
+        state = read_state(rc, fi.has_checksum, verify, path)
     finally:
         lattio_field_info_free(&fi)
         lattio_volumes_close(v)
@@ -317,9 +323,7 @@ def field_read(path, int index, int mem_format, cnp.ndarray out, bint verify):
         check(rc, path)
         with nogil:
             rc = lattio_field_read_values(r, &fi, mem_format, buf, n, &s)
-        if rc != 0 and not (rc == ERR_CHECKSUM and not verify):
-            raise status_error(rc, path)
-        state = "skipped" if not verify else "verified" if fi.has_checksum else "missing"
+        state = read_state(rc, fi.has_checksum, verify, path)
     finally:
         lattio_field_info_free(&fi)
         lattio_lime_reader_close(r)

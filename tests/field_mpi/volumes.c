@@ -48,16 +48,6 @@ static double *local_field(const lattio_layout *l, int f)
     return buf;
 }
 
-static int same_file(const char *a, const char *b)
-{
-    size_t na = 0, nb = 0;
-    unsigned char *pa = test_slurp(a, &na), *pb = test_slurp(b, &nb);
-    const int same = pa && pb && na == nb && memcmp(pa, pb, na) == 0;
-    free(pa);
-    free(pb);
-    return same;
-}
-
 static int volumes_of(const char *base)
 {
     lattio_volumes *v = NULL;
@@ -101,7 +91,7 @@ static void write_and_read(int volfmt, const char *base, int nodes)
         CHECK_OK(lattio_layout_init(&lall, 4, g, (uint64_t[4]){0, 0, 0, 0}, g, REALS * 8));
         double *all[NF] = {whole(0), whole(1)};
         CHECK_OK(lattio_fields_write_serial("reference.lime", &d, &lall, NF, (const void *const *)all));
-        CHECK(same_file(joined, "reference.lime"));
+        CHECK(fm_same_file(joined, "reference.lime"));
         free(all[0]);
         free(all[1]);
     }
