@@ -12,6 +12,9 @@
 /* field_stage.c: corrupt (one byte flipped after checksumming) the next `n`
  * sites this process stages for lattio_field_write. */
 void lattio_field_test_corrupt_writes(int n);
+/* field/volumes_write.c: the next `n` binary records written into QIO
+ * volumes reach the file with one byte flipped (after their checksum). */
+void lattio_volume_test_corrupt_writes(int n);
 /* container/geometry.c: container ids (and temporary-name suffixes) are `id`
  * from now on; 0 restores random ids. */
 void lattio_cont_test_set_id(uint64_t id);

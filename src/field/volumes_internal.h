@@ -90,6 +90,8 @@ int lattio_volume_out_open(lattio_volume_out *o, const char *path);
 int lattio_volume_out_record(lattio_volume_out *o, const char *type, const void *payload, uint64_t length,
                              int mb, int me, uint64_t *data);
 int lattio_volume_out_pwrite(lattio_volume_out *o, const void *buf, size_t n, uint64_t offset);
+/* Read back n bytes at offset of the file being written. */
+int lattio_volume_out_pread(lattio_volume_out *o, void *buf, size_t n, uint64_t offset);
 /* Record `rec` (LATTIO_REC_*) of field fi's set. */
 int lattio_volume_out_payload(lattio_volume_out *o, const lattio_field_info *fi, int rec, int mb, int me);
 /* Close: rename into place (publish) or remove the temporary file. */

@@ -5,6 +5,7 @@
  * file written at known offsets under a temporary name, the site list,
  * the private file XML. */
 #include "volumes_internal.h"
+#include "testhooks.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +41,41 @@ int lattio_volume_out_pwrite(lattio_volume_out *o, const void *buf, size_t n, ui
     return LATTIO_OK;
 }
 
+int lattio_volume_out_pread(lattio_volume_out *o, void *buf, size_t n, uint64_t offset)
+{
+    RETURN_IF(o->status < 0, LATTIO_ERR_STATE);
+    unsigned char *p = buf;
+    while (n > 0) {
+        const ssize_t r = pread(o->fd, p, n, (off_t)offset);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return o->status = LATTIO_FAIL_ERRNO(LATTIO_ERR_READ, "pread");
+        p += r;
+        n -= (size_t)r;
+        offset += (uint64_t)r;
+    }
+    return LATTIO_OK;
+}
+
+#ifdef LATTIO_TEST_HOOKS
+static int corrupt_left; /* binary records still to corrupt (one thread writes volumes) */
+void lattio_volume_test_corrupt_writes(int n) { corrupt_left = n; }
+
+/* The hook: the record's first byte flipped on disk. */
+static int maybe_corrupt(lattio_volume_out *o, const char *type, const void *payload, uint64_t length, uint64_t at)
+{
+    if (corrupt_left <= 0 || !payload || !length || !strstr(type, "binary-data")) return LATTIO_OK;
+    corrupt_left--;
+    const unsigned char b = (unsigned char)(*(const unsigned char *)payload ^ 0x01);
+    return lattio_volume_out_pwrite(o, &b, 1, at);
+}
+#else
+static int maybe_corrupt(lattio_volume_out *o, const char *type, const void *payload, uint64_t length, uint64_t at)
+{
+    (void)o, (void)type, (void)payload, (void)length, (void)at;
+    return LATTIO_OK;
+}
+#endif
+
 int lattio_volume_out_record(lattio_volume_out *o, const char *type, const void *payload, uint64_t length,
                              int mb, int me, uint64_t *data)
 {
@@ -49,6 +85,7 @@ int lattio_volume_out_record(lattio_volume_out *o, const char *type, const void 
     const uint64_t at = o->at, pad = lattio_lime_padding(length);
     RETURN_IF_ERROR(lattio_volume_out_pwrite(o, head, sizeof head, at));
     if (payload) RETURN_IF_ERROR(lattio_volume_out_pwrite(o, payload, (size_t)length, at + sizeof head));
+    RETURN_IF_ERROR(maybe_corrupt(o, type, payload, length, at + sizeof head));
     static const unsigned char zeros[8];
     if (pad) RETURN_IF_ERROR(lattio_volume_out_pwrite(o, zeros, (size_t)pad, at + sizeof head + length));
     if (data) *data = at + sizeof head;

@@ -204,6 +204,41 @@ static void disagreeing_ranks(void)
     free(in);
 }
 
+/* A binary record that reaches the disk wrong (the test hook flips a byte
+ * on rank 0's volume): with verify the write fails on every rank and the
+ * set written before stays as it was. */
+static void verify_on_write(void)
+{
+    lattio_field_desc d;
+    desc_of(&d);
+    d.verify = 1;
+    int grid[4];
+    lattio_layout l;
+    fm_grid(0, mpitest_size, grid);
+    CHECK_OK(fm_layout(&l, G, grid, mpitest_rank, REALS * 8, 0, 0));
+    double *in = local_field(&l, 0);
+    const void *fields[1] = {in};
+    CHECK_OK(lattio_volumes_write(MPI_COMM_WORLD, "verified", LATTIO_VOLFMT_MULTI, &d, &l, 1, fields, NULL));
+    unsigned char *before = NULL;
+    size_t nb = 0;
+    if (mpitest_rank == 0) before = test_slurp("verified.vol0000", &nb);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (mpitest_rank == 0) lattio_volume_test_corrupt_writes(1);
+    in[0] += 1.0; /* different data: the old volume 0 must stay */
+    CHECK_STATUS(lattio_volumes_write(MPI_COMM_WORLD, "verified", LATTIO_VOLFMT_MULTI, &d, &l, 1, fields, NULL),
+                 LATTIO_ERR_VERIFY);
+    lattio_volume_test_corrupt_writes(0);
+    if (mpitest_rank == 0) {
+        size_t na = 0;
+        unsigned char *after = test_slurp("verified.vol0000", &na);
+        CHECK(before && after && na == nb && memcmp(before, after, na) == 0);
+        free(after);
+        CHECK_OK(lattio_volumes_join("verified", "verified.lime"));
+    }
+    free(before);
+    free(in);
+}
+
 int main(int argc, char **argv)
 {
     mpitest_init(&argc, &argv);
@@ -215,5 +250,6 @@ int main(int argc, char **argv)
     read_qio("qio-volumes/part/binary_test");
     short_set();
     disagreeing_ranks();
+    verify_on_write();
     return mpitest_finish();
 }

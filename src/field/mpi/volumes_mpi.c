@@ -591,6 +591,20 @@ static int to_file_bytes(const lattio_field_desc *d, const lattio_layout *l, con
     return rc;
 }
 
+/* Writer, d->verify: the volume's binary record read back from the file
+ * (at `at`, into `buf`, which held what was written) sums as written. */
+static int reread(lattio_volume_out *o, uint64_t at, unsigned char *buf, const writers *w, size_t site)
+{
+    lattio_scidac_sum want = {0, 0}, got = {0, 0};
+    RETURN_IF_ERROR(lattio_scidac_sum_ranked(&want, buf, site, site, w->total, w->ranks));
+    RETURN_IF_ERROR(lattio_volume_out_pread(o, buf, (size_t)(w->total * site), at));
+    RETURN_IF_ERROR(lattio_scidac_sum_ranked(&got, buf, site, site, w->total, w->ranks));
+    if (got.suma == want.suma && got.sumb == want.sumb) return LATTIO_OK;
+    lattio_detail_set("volume %s: its binary record reads back as %08x %08x, written %08x %08x", o->path,
+                      (unsigned)got.suma, (unsigned)got.sumb, (unsigned)want.suma, (unsigned)want.sumb);
+    return LATTIO_FAIL(LATTIO_ERR_VERIFY, "volume read back");
+}
+
 /* Collective: one field gathered to the writers and written. */
 static int write_field(MPI_Comm comm, const lattio_field_desc *d, const lattio_layout *l, const void *local,
                        const uint64_t *mine, uint64_t ls, const writers *w, lattio_field_info *fi, int master,
@@ -621,8 +635,9 @@ static int write_field(MPI_Comm comm, const lattio_field_desc *d, const lattio_l
         const int nh = master ? lattio_field_set_head(ildg, 0, head) : 0;
         for (int i = 0; rc == LATTIO_OK && i < nh; i++)
             rc = lattio_volume_out_payload(o, fi, head[i].rec, head[i].mb, head[i].me);
-        if (rc == LATTIO_OK)
-            rc = lattio_volume_out_record(o, type, sorted, w->total * site, !master, !master, NULL);
+        uint64_t at = 0;
+        if (rc == LATTIO_OK) rc = lattio_volume_out_record(o, type, sorted, w->total * site, !master, !master, &at);
+        if (rc == LATTIO_OK && d->verify) rc = reread(o, at, sorted, w, site);
         if (rc == LATTIO_OK && master) rc = lattio_volume_out_payload(o, fi, LATTIO_REC_CHECKSUM, 0, 1);
     }
     lattio_free(bytes);
