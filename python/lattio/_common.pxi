@@ -170,6 +170,12 @@ cdef extern from "lattio.h" nogil:
         int volumes
         int fields
     int lattio_volumes_describe(const lattio_volumes *v, lattio_volumes_info *vi)
+    ctypedef struct lattio_volumes_plan:
+        int volfmt
+        int nd
+        int grid[8]
+        int io_grid[8]
+    int lattio_volumes_split(const char *inp, const char *base, const lattio_volumes_plan *p)
     ctypedef struct lattio_field_site:
         const char *type
         int is_complex

@@ -226,6 +226,24 @@ def volumes_fields(path):
     return out
 
 
+def volumes_split(path, base, int volfmt, grid):
+    """Split the single file `path` into the QIO volume set `base`: a volume
+    per node of `grid` (nodes per dimension, x first)."""
+    cdef bytes p = fspath(path), b = fspath(base)
+    cdef const char *cp = p
+    cdef const char *cb = b
+    cdef lattio_volumes_plan plan
+    cdef int rc
+    memset(&plan, 0, sizeof(plan))
+    plan.volfmt = volfmt
+    plan.nd = len(grid)
+    for k, g in enumerate(grid):
+        plan.grid[k] = g
+    with nogil:
+        rc = lattio_volumes_split(cp, cb, &plan)
+    check(rc, base)
+
+
 cdef str read_state(int rc, int has_checksum, bint verify, path):
     """A serial read's status: raised (a checksum mismatch only when
     `verify`), else how its checksum was treated."""

@@ -212,6 +212,34 @@ def field_write(comm, path, int kind, int mem_format, int disk_format, uint64_t 
     close_after(f, status_error(rc, path) if rc != 0 else None, path)
 
 
+def volumes_write(comm, path, int volfmt, int kind, int mem_format, int disk_format, uint64_t elements,
+                  uint64_t datacount, int colors, int spins, dict meta, glob, lo, count, list local,
+                  bint verify=True):
+    """Collective: write this rank's box of each field of `local` as the
+    QIO volume set `path` (volfmt 1: a volume per rank, 2/3: per node),
+    every volume renamed into place when all are complete."""
+    cdef MPI_Comm c = as_comm(comm)
+    cdef bytes p = fspath(path)
+    cdef const char *cp = p
+    cdef lattio_layout l
+    cdef lattio_field_desc d
+    cdef int rc, n = len(local)
+    keep = []
+    describe_write(&l, &d, kind, mem_format, disk_format, elements, datacount, colors, spins, meta, keep,
+                   glob, lo, count, verify)
+    cdef const void **bufs = <const void **>malloc(max(n, 1) * sizeof(void *))
+    if bufs == NULL:
+        raise MemoryError()
+    try:
+        for i, a in enumerate(local):
+            bufs[i] = data_of(a)
+        with nogil:
+            rc = lattio_volumes_write(c, cp, volfmt, &d, &l, n, bufs, NULL)
+    finally:
+        free(bufs)
+    check(rc, path)
+
+
 def h5_list(comm, path):
     """Collective: the lattice fields of an HDF5 file, as dicts."""
     cdef MPI_Comm c = as_comm(comm)

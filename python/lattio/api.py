@@ -590,7 +590,7 @@ def _global_shape(comm, grid, local_shape):
 def save(path: PathLike, array: Union[np.ndarray, Sequence[np.ndarray]], *, format: Optional[str] = None, precision: Optional[int] = None,
          metadata: Optional[Dict[str, Any]] = None, verify: bool = True, comm: Optional["MPI.Comm"] = None,
          grid: Optional[Sequence[int]] = None, layout: str = "qdp", append: bool = False,
-         field: Optional[str] = None) -> None:
+         field: Optional[str] = None, volumes: Optional[str] = None) -> None:
     """Write a lattice field, crash-safe, with the community's records and checksums.
 
     Parameters
@@ -635,6 +635,14 @@ def save(path: PathLike, array: Union[np.ndarray, Sequence[np.ndarray]], *, form
         As for :func:`lattio.load`; collective.  NERSC, MILC and openQCD
         files are gathered to rank 0 and written there.
 
+    volumes : str, optional
+        ILDG and SciDAC: write a QIO volume set named ``path``
+        (``path.vol0000``, ...; format.md 5.5) instead of one file:
+        ``"multi"`` (with ``comm``: a volume per rank), ``"part"`` (a volume
+        per node; ``"partdir"``: each in ``volKKKK/``).  Without ``comm``,
+        ``grid`` (nodes per dimension, (pt, pz, py, px)) says how the
+        lattice is cut, a volume per node.  :func:`load` reads the set.
+
     HDF5 only:
 
     layout : str
@@ -670,7 +678,13 @@ def save(path: PathLike, array: Union[np.ndarray, Sequence[np.ndarray]], *, form
                            ("fields", len(arrays) if many else None),
                            ("dtype", getattr(first, "dtype", None)), ("site shape", getattr(first, "shape", ())[4:]),
                            ("metadata", sorted((metadata or {}).items())), ("layout", layout), ("append", append),
-                           ("verify", verify), ("grid", None if grid is None else tuple(grid)), ("field", field)])
+                           ("verify", verify), ("grid", None if grid is None else tuple(grid)), ("field", field),
+                           ("volumes", volumes)])
+    if volumes is not None and (volumes not in _VOLFMT or format not in ("ildg", "scidac")):
+        raise ValueError("volumes=%r: 'multi', 'part' or 'partdir' of an ILDG or SciDAC save, not %s"
+                         % (volumes, format))
+    if volumes is not None and comm is None and (grid is None or len(grid) != 4):
+        raise ValueError("volumes= without comm needs grid=(pt, pz, py, px): how the lattice is cut into volumes")
     path, gauge, how = _agreed(
         comm, lambda: _save_args(path, arrays if many else first, format, precision, metadata,
                                  (layout, append, verify, field), comm is not None))
@@ -679,6 +693,8 @@ def save(path: PathLike, array: Union[np.ndarray, Sequence[np.ndarray]], *, form
         raise ValueError("openQCD needs even extents, not %r" % (where.glob,))
     if format in ("nersc", "milc", "openqcd", "hirep"):
         return _save_plain(path, first, how, where)
+    if volumes is not None:
+        return _save_volumes(path, arrays, gauge, how, where, volumes)
     return _save_field(path, arrays, gauge, how, where)
 
 
@@ -719,10 +735,29 @@ def _placement(comm, grid, array):
     return _Placement(comm, grid, *_global_shape(comm, grid, array.shape))
 
 
-def _save_field(path, arrays, gauge, how, where):
-    """ILDG, SciDAC and HDF5: the fields' descriptor, then the collective
-    write of every rank's block of each by the C library."""
-    array = arrays[0]
+_VOLFMT = {"multi": 1, "part": 2, "partdir": 3}
+
+
+def _save_volumes(path, arrays, gauge, how, where, volumes):
+    """A QIO volume set: in parallel, a volume per rank or node; serially,
+    the single file written beside the set and split by the node grid."""
+    if where.comm is not None:
+        args = _field_args(arrays[0], gauge, how)
+        _parallel().volumes_write(where.comm, path, _VOLFMT[volumes], *args, where.glob, where.lo, where.extent,
+                                  arrays, bool(how.verify))
+        return
+    single = path + ".lattio-single"
+    try:
+        _save_field(single, arrays, gauge, how, where)
+        _core.volumes_split(single, path, _VOLFMT[volumes], [int(g) for g in where.grid][::-1])
+    finally:
+        if os.path.exists(single):
+            os.remove(single)
+
+
+def _field_args(array, gauge, how):
+    """kind, memory and disk formats, reals per site, datacount, colors,
+    spins and metadata of a field save writes."""
     single = array.dtype in (np.dtype(np.complex64), np.dtype(np.float32))
     site = array.shape[4:]
     cplx = array.dtype.kind == "c"
@@ -741,6 +776,13 @@ def _save_field(path, arrays, gauge, how, where):
             meta.setdefault("datatype", datatype)
         if "datatype" not in meta:
             meta["datatype"] = "lattio_%s_%s" % ("F" if how.precision == 32 else "D", "complex" if cplx else "real")
+    return kind, mem, disk, elements, datacount, colors, spins, meta
+
+
+def _save_field(path, arrays, gauge, how, where):
+    """ILDG, SciDAC and HDF5: the fields' descriptor, then the collective
+    write of every rank's block of each by the C library."""
+    kind, mem, disk, elements, datacount, colors, spins, meta = _field_args(arrays[0], gauge, how)
     if how.format == "hdf5":
         _parallel().h5_write(where.comm, path, kind, mem, disk, elements, datacount, meta, how.layout,
                              bool(how.append), where.glob, where.lo, where.extent, arrays, bool(how.verify),

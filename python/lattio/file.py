@@ -144,7 +144,7 @@ class Field:
         self.file._check_open()
         if self.format == "hdf5":
             return load("%s:%s" % (self.file.path, self.name), verify=verify, dtype=dtype)
-        index = self.index if self.format in ("ildg", "scidac", "lime") else None
+        index = self.index if self.format in ("ildg", "scidac", "lime") or "volumes" in self._disk else None
         return load(self.file.path, verify=verify, dtype=dtype, index=index)
 
     def __getitem__(self, key: Any) -> Part:
@@ -172,6 +172,9 @@ class File:
         self._open = True
         self.records: List[Dict[str, Any]] = []
         self.metadata: Dict[str, Any] = {}
+        if _core.volumes_probe(path):  # a QIO volume set by its base name
+            self.fields = _volume_fields(self)
+            return
         fmt = _core.detect(path)
         if fmt == "hdf5":
             self.format = "hdf5"
@@ -284,6 +287,28 @@ def _lime_fields(file: File) -> List[Field]:
                             checksum="scidac" if fi["has_checksum"] else "none", metadata=meta, record=number,
                             disk={"offset": fi["data_offset"], "dtype": np.dtype(">" + code)}))
     file.metadata = texts
+    return fields
+
+
+def _volume_fields(file: File) -> List[Field]:
+    """The lattice fields of a QIO volume set (volume 0's metadata; every
+    volume checked as the set opens).  A part read reads the whole field,
+    unverified, and slices it: a volume holds scattered sites."""
+    infos = [fi for fi in _core.volumes_fields(file.path) if fi["recordtype"] == 0]
+    file.format = "ildg" if any(fi["type"] == "ildg-binary-data" for fi in infos) else "scidac"
+    fields: List[Field] = []
+    for fi in infos:
+        meta: Dict[str, Any] = {"lfn": fi["lfn"], "file_text": fi["file_xml"], "file": _text_dict(fi["file_xml"]),
+                                "record_text": fi["record_xml"], "record": _text_dict(fi["record_xml"])}
+        for k in ("datatype", "date", "colors", "spins", "typesize", "datacount", "recordtype"):
+            meta["scidac_" + k] = fi[k]
+        site, cplx = _site_of(fi)
+        fields.append(Field(file, fi["index"], name="field %d" % fi["index"], kind=_kind_of(fi),
+                            shape=tuple(fi["dims"][::-1]) + site, dtype=np.dtype(_value_code(fi["precision"], cplx)),
+                            precision=fi["precision"], checksum="scidac" if fi["has_checksum"] else "none",
+                            metadata=meta, disk={"volumes": True}))
+    if infos:
+        file.metadata = {"file": fields[0].metadata["file"], "file_text": infos[0]["file_xml"]}
     return fields
 
 
@@ -459,6 +484,8 @@ def _read_part(field: Field, key: tuple) -> np.ndarray:
     d = field._disk
     if field.format == "hdf5":
         out = _h5_part(field, lat)
+    elif "volumes" in d:
+        out = load(field.file.path, index=field.index, verify=False)[lat]
     elif "openqcd" in d:
         out = _openqcd_part(field, lat)
     elif "hirep" in d:  # sites t, x, y, z (z fastest), links t, x, y, z

@@ -255,3 +255,17 @@ def test_volume_set_blocks(kind):
     assert gathered_equal(mine, block(whole, WORLD))
     with pytest.raises(ValueError, match="global data"):
         lattio.load(data("qio-volumes/%s/binary_test" % kind), comm=WORLD, index=2)
+
+
+@pytest.mark.parametrize("volumes", ["multi", "part"])
+def test_volume_set_save(shared_dir, volumes):
+    """save(volumes=, comm=) writes every rank's block into a volume set (a
+    volume per rank or per node) that loads whole on one rank and in
+    blocks on all, equal to the array."""
+    rng = np.random.default_rng(11)
+    whole = rng.standard_normal((4, 2, 3, 4, 4, 3)) + 1j * rng.standard_normal((4, 2, 3, 4, 4, 3))
+    base = os.path.join(shared_dir, "fermion")
+    lattio.save(base, block(whole, WORLD), format="scidac", comm=WORLD, volumes=volumes, field="fermion")
+    if WORLD.Get_rank() == 0:
+        assert np.array_equal(lattio.load(base), whole)
+    assert gathered_equal(lattio.load(base, comm=WORLD), block(whole, WORLD))

@@ -86,3 +86,46 @@ def test_command_round_trip(tmp_path):
     subprocess.run([tool, "convert", base, str(tmp_path / "joined")], check=True, capture_output=True)
     assert open(str(tmp_path / "joined"), "rb").read() == open(SINGLE, "rb").read()
     assert np.array_equal(lattio.load(base), lattio.load(SINGLE))
+
+
+@pytest.mark.parametrize("volumes", ["multi", "part", "partdir"])
+def test_save_volumes(tmp_path, volumes):
+    """save(volumes=) cuts the lattice by grid, a volume per node; load reads
+    the set back; fields of the table keep their metadata."""
+    rng = np.random.default_rng(7)
+    prop = (rng.standard_normal((4, 2, 2, 4, 4, 4, 3, 3)) + 1j * rng.standard_normal((4, 2, 2, 4, 4, 4, 3, 3)))
+    base = str(tmp_path / "prop")
+    lattio.save(base, prop, format="scidac", volumes=volumes, grid=(2, 1, 1, 2))
+    names = sorted(os.listdir(str(tmp_path)) if volumes != "partdir" else os.listdir(str(tmp_path / "vol0000")))
+    assert names[0] in ("prop.vol0000", "prop")
+    got = lattio.load(base)
+    assert got.dtype == prop.dtype and np.array_equal(got, prop)
+    left = [f for f in os.listdir(str(tmp_path)) if "lattio" in f]
+    assert left == [], "no temporary left: %r" % left
+
+
+def test_save_volumes_arguments(tmp_path):
+    a = np.zeros((2, 2, 2, 2, 3), dtype=np.complex64)
+    with pytest.raises(ValueError, match="needs grid"):
+        lattio.save(str(tmp_path / "x"), a, format="scidac", volumes="part")
+    with pytest.raises(ValueError, match="'multi', 'part' or 'partdir'"):
+        lattio.save(str(tmp_path / "x"), a, format="scidac", volumes="chunks", grid=(1, 1, 1, 2))
+    with pytest.raises(ValueError, match="ILDG or SciDAC"):
+        lattio.save(str(tmp_path / "x.h5"), a, volumes="part", grid=(1, 1, 1, 2))
+    with pytest.raises(lattio.LattioError, match="do not divide"):
+        lattio.save(str(tmp_path / "x"), a, format="scidac", volumes="part", grid=(1, 1, 1, 3))
+    assert os.listdir(str(tmp_path)) == []
+
+
+def test_open(tmp_path):
+    """lattio.open of a volume set: its lattice fields with shapes and
+    metadata; read() verified, parts sliced."""
+    with lattio.open(SETS["multi"]) as f:
+        assert f.format == "scidac" and [x.index for x in f.fields] == [0, 3]
+        g = f.fields[1]
+        assert g.kind == "gauge" and g.shape == (4, 4, 4, 8, 4, 3, 3) and g.checksum == "scidac"
+        assert g.metadata["scidac_datatype"] == "QDP_F3_ColorMatrix"
+        whole = lattio.load(SINGLE, index=3)
+        assert np.array_equal(g.read(), whole)
+        part = g[1:3, :, 2]
+        assert not part.verified and np.array_equal(part, whole[1:3, :, 2])
