@@ -90,6 +90,9 @@ int lattio_volume_out_open(lattio_volume_out *o, const char *path);
 int lattio_volume_out_record(lattio_volume_out *o, const char *type, const void *payload, uint64_t length,
                              int mb, int me, uint64_t *data);
 int lattio_volume_out_pwrite(lattio_volume_out *o, const void *buf, size_t n, uint64_t offset);
+/* A binary record's payload (length bytes at `at`) is on disk (a test
+ * hook may damage it there; otherwise nothing). */
+int lattio_volume_out_written(lattio_volume_out *o, uint64_t at, uint64_t length);
 /* Read back n bytes at offset of the file being written. */
 int lattio_volume_out_pread(lattio_volume_out *o, void *buf, size_t n, uint64_t offset);
 /* Record `rec` (LATTIO_REC_*) of field fi's set. */

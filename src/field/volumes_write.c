@@ -60,18 +60,19 @@ int lattio_volume_out_pread(lattio_volume_out *o, void *buf, size_t n, uint64_t 
 static int corrupt_left; /* binary records still to corrupt (one thread writes volumes) */
 void lattio_volume_test_corrupt_writes(int n) { corrupt_left = n; }
 
-/* The hook: the record's first byte flipped on disk. */
-static int maybe_corrupt(lattio_volume_out *o, const char *type, const void *payload, uint64_t length, uint64_t at)
+int lattio_volume_out_written(lattio_volume_out *o, uint64_t at, uint64_t length)
 {
-    if (corrupt_left <= 0 || !payload || !length || !strstr(type, "binary-data")) return LATTIO_OK;
-    corrupt_left--;
-    const unsigned char b = (unsigned char)(*(const unsigned char *)payload ^ 0x01);
+    if (corrupt_left <= 0 || !length) return LATTIO_OK;
+    corrupt_left--; /* the test hook: the record's first byte flipped on disk */
+    unsigned char b;
+    RETURN_IF_ERROR(lattio_volume_out_pread(o, &b, 1, at));
+    b ^= 0x01;
     return lattio_volume_out_pwrite(o, &b, 1, at);
 }
 #else
-static int maybe_corrupt(lattio_volume_out *o, const char *type, const void *payload, uint64_t length, uint64_t at)
+int lattio_volume_out_written(lattio_volume_out *o, uint64_t at, uint64_t length)
 {
-    (void)o, (void)type, (void)payload, (void)length, (void)at;
+    (void)o, (void)at, (void)length;
     return LATTIO_OK;
 }
 #endif
@@ -85,7 +86,6 @@ int lattio_volume_out_record(lattio_volume_out *o, const char *type, const void 
     const uint64_t at = o->at, pad = lattio_lime_padding(length);
     RETURN_IF_ERROR(lattio_volume_out_pwrite(o, head, sizeof head, at));
     if (payload) RETURN_IF_ERROR(lattio_volume_out_pwrite(o, payload, (size_t)length, at + sizeof head));
-    RETURN_IF_ERROR(maybe_corrupt(o, type, payload, length, at + sizeof head));
     static const unsigned char zeros[8];
     if (pad) RETURN_IF_ERROR(lattio_volume_out_pwrite(o, zeros, (size_t)pad, at + sizeof head + length));
     if (data) *data = at + sizeof head;

@@ -234,12 +234,31 @@ static int check_read(const lattio_field_info *fi, const lattio_field_desc *d, c
 typedef struct outbox {
     const geometry *g;
     const uint64_t *boxes;
-    int size, last;
+    int size, last, me;
     uint64_t site, elem, read;
     unsigned char **buf;
     uint64_t *len, *cap;
     lattio_scidac_sum sum;
+    /* this rank's own sites, placed as they come: packed (file order,
+     * memory format), seen (a bit each), how many */
+    unsigned char *packed, *seen;
+    uint64_t placed;
+    size_t site_bytes, reals;
+    int mem_format, disk_format;
 } outbox;
+
+/* Site of rank r (file bytes) into this rank's packed buffer, once. */
+static int put_site(outbox *o, uint64_t r, const unsigned char *bytes)
+{
+    const uint64_t idx = index_in(o->g, o->g->lo, o->g->n, r);
+    if (idx == UINT64_MAX || (o->seen[idx / 8] & (1u << (idx % 8)))) {
+        lattio_detail_set("site %llu arrives twice (listed in two volumes)", (unsigned long long)r);
+        return LATTIO_FAIL(LATTIO_ERR_VOLUME_SITES, "duplicate site");
+    }
+    o->seen[idx / 8] |= (unsigned char)(1u << (idx % 8));
+    o->placed++;
+    return lattio_convert_reals(o->packed + idx * o->site_bytes, o->mem_format, bytes, o->disk_format, o->reals);
+}
 
 static int owner_of(outbox *o, uint64_t r)
 {
@@ -260,6 +279,10 @@ static int post(void *ctx, const unsigned char *buf, const uint64_t *ranks, uint
     for (uint64_t i = 0; i < n; i++) {
         const int q = owner_of(o, ranks[i]);
         if (q < 0) continue; /* no rank reads this site */
+        if (q == o->me) { /* this rank's own: no message */
+            RETURN_IF_ERROR(put_site(o, ranks[i], buf + i * o->site));
+            continue;
+        }
         if (o->len[q] == o->cap[q]) {
             const uint64_t cap = o->cap[q] ? 2 * o->cap[q] : 64;
             unsigned char *p = lattio_realloc(o->buf[q], (size_t)(cap * o->elem));
@@ -357,36 +380,23 @@ static int exchange(MPI_Comm comm, outbox *o, unsigned char **in, uint64_t *nin)
     return rc;
 }
 
-/* Local: the received sites into the caller's buffer; each once. */
-static int place_sites(const outbox *o, const unsigned char *in, uint64_t nin, const lattio_field_desc *d,
-                       const lattio_layout *l, int disk, int tile, void *local)
+/* Local: the received sites placed too; every site of the box once when
+ * the boxes tile the lattice; into the caller's buffer. */
+static int place_sites(outbox *o, const unsigned char *in, uint64_t nin, const lattio_layout *l, int tile,
+                       void *local)
 {
     const uint64_t ls = lattio_layout_local_sites(l);
-    unsigned char *packed = lattio_malloc((size_t)(ls ? ls * l->site_bytes : 1));
-    unsigned char *seen = lattio_calloc((size_t)(ls / 8 + 1), 1);
-    int rc = packed && seen ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "placing");
-    const size_t reals = (size_t)d->elements;
-    for (uint64_t i = 0; rc == LATTIO_OK && i < nin; i++) {
+    for (uint64_t i = 0; i < nin; i++) {
         uint64_t r;
         memcpy(&r, in + i * o->elem, 8);
-        const uint64_t idx = index_in(o->g, o->g->lo, o->g->n, r);
-        if (idx == UINT64_MAX || (seen[idx / 8] & (1u << (idx % 8)))) {
-            lattio_detail_set("site %llu arrives twice (listed in two volumes)", (unsigned long long)r);
-            rc = LATTIO_FAIL(LATTIO_ERR_VOLUME_SITES, "duplicate site");
-            break;
-        }
-        seen[idx / 8] |= (unsigned char)(1u << (idx % 8));
-        rc = lattio_convert_reals(packed + idx * l->site_bytes, d->mem_format, in + i * o->elem + 8, disk, reals);
+        RETURN_IF_ERROR(put_site(o, r, in + i * o->elem + 8));
     }
-    if (rc == LATTIO_OK && tile && nin != ls) {
-        lattio_detail_set("%llu of this rank's %llu sites are in no volume", (unsigned long long)(ls - nin),
+    if (tile && o->placed != ls) {
+        lattio_detail_set("%llu of this rank's %llu sites are in no volume", (unsigned long long)(ls - o->placed),
                           (unsigned long long)ls);
-        rc = LATTIO_FAIL(LATTIO_ERR_VOLUME_SITES, "missing sites");
+        return LATTIO_FAIL(LATTIO_ERR_VOLUME_SITES, "missing sites");
     }
-    if (rc == LATTIO_OK && ls) rc = lattio_layout_unpack(l, packed, 0, ls, local);
-    lattio_free(packed);
-    lattio_free(seen);
-    return rc;
+    return ls ? lattio_layout_unpack(l, o->packed, 0, ls, local) : LATTIO_OK;
 }
 
 static void outbox_free(outbox *o)
@@ -395,6 +405,8 @@ static void outbox_free(outbox *o)
     lattio_free(o->buf);
     lattio_free(o->len);
     lattio_free(o->cap);
+    lattio_free(o->packed);
+    lattio_free(o->seen);
 }
 
 static int read_set(MPI_Comm comm, const char *base, const set_view *s, const lattio_field_desc *d,
@@ -410,13 +422,21 @@ static int read_set(MPI_Comm comm, const char *base, const set_view *s, const la
     o.g = &g;
     o.boxes = boxes;
     MPI_Comm_size(comm, &o.size);
+    MPI_Comm_rank(comm, &o.me);
     o.site = s->fi.typesize * s->fi.datacount;
     o.elem = 8 + o.site;
+    o.site_bytes = l->site_bytes;
+    o.reals = (size_t)d->elements;
+    o.mem_format = d->mem_format;
+    o.disk_format = s->fi.precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE;
+    const uint64_t ls = lattio_layout_local_sites(l);
     if (rc == LATTIO_OK) {
         o.buf = lattio_calloc((size_t)o.size, sizeof *o.buf);
         o.len = lattio_calloc((size_t)o.size, sizeof *o.len);
         o.cap = lattio_calloc((size_t)o.size, sizeof *o.cap);
-        rc = o.buf && o.len && o.cap ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "outbox");
+        o.packed = lattio_malloc((size_t)(ls ? ls * l->site_bytes : 1));
+        o.seen = lattio_calloc((size_t)(ls / 8 + 1), 1);
+        rc = o.buf && o.len && o.cap && o.packed && o.seen ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "outbox");
         if (rc == LATTIO_OK) rc = read_my_volumes(comm, base, s, &o);
         rc = lattio_agree(comm, rc);
     }
@@ -431,8 +451,7 @@ static int read_set(MPI_Comm comm, const char *base, const set_view *s, const la
     unsigned char *in = NULL;
     uint64_t nin = 0;
     if (rc == LATTIO_OK) rc = exchange(comm, &o, &in, &nin);
-    const int disk = s->fi.precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE;
-    if (rc == LATTIO_OK) rc = lattio_agree(comm, place_sites(&o, in, nin, d, l, disk, tile, local));
+    if (rc == LATTIO_OK) rc = lattio_agree(comm, place_sites(&o, in, nin, l, tile, local));
     lattio_scidac_sum sum = o.sum;
     if (rc == LATTIO_OK) rc = lattio_agree(comm, lattio_field_xor_sum(comm, &sum));
     lattio_free(in);
@@ -591,18 +610,86 @@ static int to_file_bytes(const lattio_field_desc *d, const lattio_layout *l, con
     return rc;
 }
 
-/* Writer, d->verify: the volume's binary record read back from the file
- * (at `at`, into `buf`, which held what was written) sums as written. */
-static int reread(lattio_volume_out *o, uint64_t at, unsigned char *buf, const writers *w, size_t site)
+#define CHUNK_BYTES ((size_t)4 << 20)
+
+/* Writer, d->verify: the volume's binary record (n sites at `at`) read
+ * back in bounded chunks sums as written (`want`). */
+static int reread(lattio_volume_out *o, uint64_t at, size_t site, const uint64_t *ranks, uint64_t n,
+                  lattio_scidac_sum want)
 {
-    lattio_scidac_sum want = {0, 0}, got = {0, 0};
-    RETURN_IF_ERROR(lattio_scidac_sum_ranked(&want, buf, site, site, w->total, w->ranks));
-    RETURN_IF_ERROR(lattio_volume_out_pread(o, buf, (size_t)(w->total * site), at));
-    RETURN_IF_ERROR(lattio_scidac_sum_ranked(&got, buf, site, site, w->total, w->ranks));
+    const uint64_t per = site >= CHUNK_BYTES ? 1 : CHUNK_BYTES / site;
+    unsigned char *buf = lattio_malloc((size_t)((n < per ? n : per) * site) + 1);
+    RETURN_IF(!buf, LATTIO_ERR_NOMEM);
+    lattio_scidac_sum got = {0, 0};
+    int rc = LATTIO_OK;
+    for (uint64_t first = 0; rc == LATTIO_OK && first < n; first += per) {
+        const uint64_t k = n - first < per ? n - first : per;
+        rc = lattio_volume_out_pread(o, buf, (size_t)(k * site), at + first * site);
+        if (rc == LATTIO_OK) rc = lattio_scidac_sum_ranked(&got, buf, site, site, k, ranks + first);
+    }
+    lattio_free(buf);
+    RETURN_IF_ERROR(rc);
     if (got.suma == want.suma && got.sumb == want.sumb) return LATTIO_OK;
     lattio_detail_set("volume %s: its binary record reads back as %08x %08x, written %08x %08x", o->path,
                       (unsigned)got.suma, (unsigned)got.sumb, (unsigned)want.suma, (unsigned)want.sumb);
     return LATTIO_FAIL(LATTIO_ERR_VERIFY, "volume read back");
+}
+
+/* Writer: the records of field fi's set before its binary record (volume
+ * 0), then the binary record's header for n sites (its payload's offset in *at). */
+static int write_head(lattio_volume_out *o, const lattio_field_info *fi, int master, uint64_t bytes, uint64_t *at)
+{
+    const int ildg = fi->kind == LATTIO_FIELD_ILDG_GAUGE;
+    lattio_set_record head[LATTIO_SET_HEAD_MAX];
+    const int nh = master ? lattio_field_set_head(ildg, 0, head) : 0;
+    for (int i = 0; i < nh; i++) RETURN_IF_ERROR(lattio_volume_out_payload(o, fi, head[i].rec, head[i].mb, head[i].me));
+    return lattio_volume_out_record(o, ildg ? "ildg-binary-data" : "scidac-binary-data", NULL, bytes, !master,
+                                    !master, at);
+}
+
+/* A rank that is its volume's only writer: its sites (increasing rank:
+ * the volume's order) packed, converted, summed and written in bounded
+ * chunks straight from its buffer. */
+static int stream_own(const lattio_field_desc *d, const lattio_layout *l, const void *local, const uint64_t *mine,
+                      uint64_t ls, lattio_volume_out *o, uint64_t at, lattio_scidac_sum *sum)
+{
+    const size_t site = (size_t)d->elements * lattio_real_size(d->disk_format);
+    const uint64_t per = site >= CHUNK_BYTES ? 1 : CHUNK_BYTES / site;
+    const uint64_t n0 = ls < per ? ls : per;
+    unsigned char *packed = lattio_malloc((size_t)(n0 * l->site_bytes) + 1), *bytes = lattio_malloc((size_t)(n0 * site) + 1);
+    int rc = packed && bytes ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "chunk");
+    for (uint64_t first = 0; rc == LATTIO_OK && first < ls; first += per) {
+        const uint64_t n = ls - first < per ? ls - first : per;
+        rc = lattio_layout_pack(l, local, first, n, packed);
+        if (rc == LATTIO_OK)
+            rc = lattio_convert_reals(bytes, d->disk_format, packed, d->mem_format, (size_t)(n * d->elements));
+        if (rc == LATTIO_OK) rc = lattio_scidac_sum_ranked(sum, bytes, site, site, n, mine + first);
+        if (rc == LATTIO_OK) rc = lattio_volume_out_pwrite(o, bytes, (size_t)(n * site), at + first * site);
+    }
+    lattio_free(packed);
+    lattio_free(bytes);
+    return rc;
+}
+
+/* Collective: one field, each rank its own volume; the checksum record
+ * once the ranks' sums are combined. */
+static int write_own(MPI_Comm comm, const lattio_field_desc *d, const lattio_layout *l, const void *local,
+                     const uint64_t *mine, uint64_t ls, lattio_field_info *fi, int master, lattio_volume_out *o,
+                     lattio_scidac_sum *total)
+{
+    const size_t site = (size_t)d->elements * lattio_real_size(d->disk_format);
+    lattio_scidac_sum sum = {0, 0};
+    uint64_t at = 0;
+    int rc = write_head(o, fi, master, ls * site, &at);
+    if (rc == LATTIO_OK) rc = stream_own(d, l, local, mine, ls, o, at, &sum);
+    if (rc == LATTIO_OK) rc = lattio_volume_out_written(o, at, ls * site);
+    if (rc == LATTIO_OK && d->verify) rc = reread(o, at, site, mine, ls, sum);
+    rc = lattio_agree(comm, rc);
+    if (rc == LATTIO_OK) rc = lattio_agree(comm, lattio_field_xor_sum(comm, &sum));
+    fi->stored = sum;
+    if (rc == LATTIO_OK && master) rc = lattio_volume_out_payload(o, fi, LATTIO_REC_CHECKSUM, 0, 1);
+    *total = sum;
+    return lattio_agree(comm, rc);
 }
 
 /* Collective: one field gathered to the writers and written. */
@@ -610,6 +697,9 @@ static int write_field(MPI_Comm comm, const lattio_field_desc *d, const lattio_l
                        const uint64_t *mine, uint64_t ls, const writers *w, lattio_field_info *fi, int master,
                        lattio_volume_out *o, lattio_scidac_sum *total)
 {
+    int own = w->gsize == 1, all_own = 0;
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Allreduce(&own, &all_own, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce"));
+    if (all_own) return write_own(comm, d, l, local, mine, ls, fi, master, o, total);
     const size_t site = (size_t)d->elements * lattio_real_size(d->disk_format);
     unsigned char *bytes = lattio_malloc((size_t)(ls ? ls * site : 1));
     unsigned char *all = w->grank == 0 ? lattio_malloc((size_t)(w->total ? w->total * site : 1)) : NULL;
@@ -629,15 +719,15 @@ static int write_field(MPI_Comm comm, const lattio_field_desc *d, const lattio_l
     if (rc == LATTIO_OK && w->grank == 0) {
         for (uint64_t k = 0; k < w->total; k++) memcpy(sorted + w->order[k] * site, all + k * site, site);
         fi->stored = sum;
-        const int ildg = fi->kind == LATTIO_FIELD_ILDG_GAUGE;
-        const char *type = ildg ? "ildg-binary-data" : "scidac-binary-data";
-        lattio_set_record head[LATTIO_SET_HEAD_MAX];
-        const int nh = master ? lattio_field_set_head(ildg, 0, head) : 0;
-        for (int i = 0; rc == LATTIO_OK && i < nh; i++)
-            rc = lattio_volume_out_payload(o, fi, head[i].rec, head[i].mb, head[i].me);
+        lattio_scidac_sum mine_sum = {0, 0};
         uint64_t at = 0;
-        if (rc == LATTIO_OK) rc = lattio_volume_out_record(o, type, sorted, w->total * site, !master, !master, &at);
-        if (rc == LATTIO_OK && d->verify) rc = reread(o, at, sorted, w, site);
+        rc = write_head(o, fi, master, w->total * site, &at);
+        if (rc == LATTIO_OK) rc = lattio_volume_out_pwrite(o, sorted, (size_t)(w->total * site), at);
+        if (rc == LATTIO_OK) rc = lattio_volume_out_written(o, at, w->total * site);
+        if (rc == LATTIO_OK && d->verify) {
+            rc = lattio_scidac_sum_ranked(&mine_sum, sorted, site, site, w->total, w->ranks);
+            if (rc == LATTIO_OK) rc = reread(o, at, site, w->ranks, w->total, mine_sum);
+        }
         if (rc == LATTIO_OK && master) rc = lattio_volume_out_payload(o, fi, LATTIO_REC_CHECKSUM, 0, 1);
     }
     lattio_free(bytes);
