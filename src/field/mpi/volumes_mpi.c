@@ -595,21 +595,6 @@ static int open_volume(const char *base, int volfmt, const writers *w, const lat
     return rc;
 }
 
-/* Local: the rank's sites of one field in file bytes, checksummed. */
-static int to_file_bytes(const lattio_field_desc *d, const lattio_layout *l, const void *local, const uint64_t *mine,
-                         uint64_t ls, unsigned char *bytes, lattio_scidac_sum *sum)
-{
-    const size_t site = (size_t)d->elements * lattio_real_size(d->disk_format);
-    unsigned char *packed = lattio_malloc((size_t)(ls ? ls * l->site_bytes : 1));
-    RETURN_IF(!packed, LATTIO_ERR_NOMEM);
-    int rc = ls ? lattio_layout_pack(l, local, 0, ls, packed) : LATTIO_OK;
-    if (rc == LATTIO_OK)
-        rc = lattio_convert_reals(bytes, d->disk_format, packed, d->mem_format, (size_t)(ls * d->elements));
-    if (rc == LATTIO_OK) rc = lattio_scidac_sum_ranked(sum, bytes, site, site, ls, mine);
-    lattio_free(packed);
-    return rc;
-}
-
 #define CHUNK_BYTES ((size_t)4 << 20)
 
 /* Writer, d->verify: the volume's binary record (n sites at `at`) read
@@ -692,7 +677,101 @@ static int write_own(MPI_Comm comm, const lattio_field_desc *d, const lattio_lay
     return lattio_agree(comm, rc);
 }
 
-/* Collective: one field gathered to the writers and written. */
+/* One chunk of the rank's sites: packed, converted, summed (sites
+ * [first, first + n) of its box, increasing rank). */
+static int chunk_bytes(const lattio_field_desc *d, const lattio_layout *l, const void *local, const uint64_t *mine,
+                       uint64_t first, uint64_t n, unsigned char *packed, unsigned char *bytes, lattio_scidac_sum *sum)
+{
+    const size_t site = (size_t)d->elements * lattio_real_size(d->disk_format);
+    if (n == 0) return LATTIO_OK;
+    RETURN_IF_ERROR(lattio_layout_pack(l, local, first, n, packed));
+    RETURN_IF_ERROR(lattio_convert_reals(bytes, d->disk_format, packed, d->mem_format, (size_t)(n * d->elements)));
+    return lattio_scidac_sum_ranked(sum, bytes, site, site, n, mine + first);
+}
+
+/* Writer: a round's sites (member q's sites k0[q] .. k0[q] + cnt[q] of
+ * the group's in member order, packed after each other in buf) written
+ * at their places in the volume, runs of consecutive places at once. */
+static int place_round(lattio_volume_out *o, const writers *w, uint64_t at, size_t site, const unsigned char *buf,
+                       const int *cnt, const uint64_t *k0, lattio_scidac_sum *want)
+{
+    uint64_t off = 0;
+    for (int q = 0; q < w->gsize; q++) {
+        const uint64_t base = (uint64_t)w->displs[q] + k0[q];
+        for (uint64_t i = 0; i < (uint64_t)cnt[q];) {
+            const uint64_t pos = w->order[base + i];
+            uint64_t run = 1;
+            while (i + run < (uint64_t)cnt[q] && w->order[base + i + run] == pos + run) run++;
+            const unsigned char *src = buf + (off + i) * site;
+            RETURN_IF_ERROR(lattio_scidac_sum_ranked(want, src, site, site, run, w->ranks + pos));
+            RETURN_IF_ERROR(lattio_volume_out_pwrite(o, src, (size_t)(run * site), at + pos * site));
+            i += run;
+        }
+        off += (uint64_t)cnt[q];
+    }
+    return LATTIO_OK;
+}
+
+/* Collective over the group: every member's sites to the writer in rounds
+ * of about CHUNK_BYTES per member, each round written at its places. */
+static int gather_rounds(const lattio_field_desc *d, const lattio_layout *l, const void *local, const uint64_t *mine,
+                         uint64_t ls, const writers *w, lattio_volume_out *o, uint64_t at, lattio_scidac_sum *sum,
+                         lattio_scidac_sum *want)
+{
+    const size_t site = (size_t)d->elements * lattio_real_size(d->disk_format);
+    const uint64_t per = site >= CHUNK_BYTES ? 1 : CHUNK_BYTES / site;
+    const size_t gs = (size_t)w->gsize;
+    uint64_t rounds = (ls + per - 1) / per, all_rounds = 0;
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Allreduce(&rounds, &all_rounds, 1, MPI_UINT64_T, MPI_MAX, w->group),
+                                    "MPI_Allreduce"));
+    unsigned char *packed = lattio_malloc((size_t)(per * l->site_bytes)), *bytes = lattio_malloc((size_t)(per * site));
+    unsigned char *buf = w->grank == 0 ? lattio_malloc(gs * (size_t)(per * site)) : NULL;
+    int *cnt = lattio_calloc(gs, sizeof *cnt), *dsp = lattio_calloc(gs, sizeof *dsp);
+    uint64_t *k0 = lattio_calloc(gs, sizeof *k0);
+    int rc = packed && bytes && (w->grank || buf) && cnt && dsp && k0 ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "round");
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    if (rc == LATTIO_OK) rc = lattio_xfer_mpi(MPI_Type_contiguous((int)site, MPI_BYTE, &t), "MPI_Type_contiguous");
+    if (rc == LATTIO_OK) rc = lattio_xfer_mpi(MPI_Type_commit(&t), "MPI_Type_commit");
+    for (uint64_t r = 0; rc == LATTIO_OK && r < all_rounds; r++) {
+        const uint64_t first = r * per, n = first >= ls ? 0 : ls - first < per ? ls - first : per;
+        rc = chunk_bytes(d, l, local, mine, first, n, packed, bytes, sum);
+        int mine_n = rc == LATTIO_OK ? (int)n : -1; /* -1: this member failed */
+        const int g1 = lattio_xfer_mpi(MPI_Gather(&mine_n, 1, MPI_INT, cnt, 1, MPI_INT, 0, w->group), "MPI_Gather");
+        if (g1 < 0) {
+            rc = g1;
+            break;
+        }
+        int bad = 0; /* the writer tells the node whether the round goes on */
+        for (size_t q = 0; w->grank == 0 && q < gs; q++) {
+            bad |= cnt[q] < 0;
+            dsp[q] = q ? dsp[q - 1] + cnt[q - 1] : 0;
+        }
+        const int g2 = lattio_xfer_mpi(MPI_Bcast(&bad, 1, MPI_INT, 0, w->group), "MPI_Bcast");
+        if (g2 < 0) {
+            rc = g2;
+            break;
+        }
+        if (bad) {
+            if (rc == LATTIO_OK) rc = LATTIO_FAIL(LATTIO_ERR_OTHER_RANK, "a rank of the node failed");
+            break;
+        }
+        rc = lattio_xfer_mpi(MPI_Gatherv(bytes, mine_n, t, buf, cnt, dsp, t, 0, w->group), "MPI_Gatherv");
+        if (rc == LATTIO_OK && w->grank == 0) rc = place_round(o, w, at, site, buf, cnt, k0, want);
+        for (size_t q = 0; w->grank == 0 && q < gs; q++) k0[q] += (uint64_t)cnt[q];
+    }
+    if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
+    lattio_free(packed);
+    lattio_free(bytes);
+    lattio_free(buf);
+    lattio_free(cnt);
+    lattio_free(dsp);
+    lattio_free(k0);
+    return rc;
+}
+
+/* Collective: one field, each volume written by its node's writer from
+ * the members' sites gathered in bounded rounds; the checksum record once
+ * the ranks' sums are combined. */
 static int write_field(MPI_Comm comm, const lattio_field_desc *d, const lattio_layout *l, const void *local,
                        const uint64_t *mine, uint64_t ls, const writers *w, lattio_field_info *fi, int master,
                        lattio_volume_out *o, lattio_scidac_sum *total)
@@ -701,38 +780,17 @@ static int write_field(MPI_Comm comm, const lattio_field_desc *d, const lattio_l
     RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Allreduce(&own, &all_own, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce"));
     if (all_own) return write_own(comm, d, l, local, mine, ls, fi, master, o, total);
     const size_t site = (size_t)d->elements * lattio_real_size(d->disk_format);
-    unsigned char *bytes = lattio_malloc((size_t)(ls ? ls * site : 1));
-    unsigned char *all = w->grank == 0 ? lattio_malloc((size_t)(w->total ? w->total * site : 1)) : NULL;
-    unsigned char *sorted = w->grank == 0 ? lattio_malloc((size_t)(w->total ? w->total * site : 1)) : NULL;
-    lattio_scidac_sum sum = {0, 0};
-    int rc = bytes && (w->grank || (all && sorted)) ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "field bytes");
-    if (rc == LATTIO_OK) rc = to_file_bytes(d, l, local, mine, ls, bytes, &sum);
+    lattio_scidac_sum sum = {0, 0}, want = {0, 0};
+    uint64_t at = 0;
+    int rc = w->grank == 0 ? write_head(o, fi, master, w->total * site, &at) : LATTIO_OK;
+    rc = lattio_agree(comm, rc);
+    if (rc == LATTIO_OK) rc = gather_rounds(d, l, local, mine, ls, w, o, at, &sum, &want);
+    if (rc == LATTIO_OK && w->grank == 0) rc = lattio_volume_out_written(o, at, w->total * site);
+    if (rc == LATTIO_OK && w->grank == 0 && d->verify) rc = reread(o, at, site, w->ranks, w->total, want);
     rc = lattio_agree(comm, rc);
     if (rc == LATTIO_OK) rc = lattio_agree(comm, lattio_field_xor_sum(comm, &sum));
-    MPI_Datatype t = MPI_DATATYPE_NULL;
-    if (rc == LATTIO_OK) rc = lattio_xfer_mpi(MPI_Type_contiguous((int)site, MPI_BYTE, &t), "MPI_Type_contiguous");
-    if (rc == LATTIO_OK) rc = lattio_xfer_mpi(MPI_Type_commit(&t), "MPI_Type_commit");
-    if (rc == LATTIO_OK)
-        rc = lattio_xfer_mpi(MPI_Gatherv(bytes, (int)ls, t, all, w->counts, w->displs, t, 0, w->group), "MPI_Gatherv");
-    if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
-    rc = lattio_agree(comm, rc);
-    if (rc == LATTIO_OK && w->grank == 0) {
-        for (uint64_t k = 0; k < w->total; k++) memcpy(sorted + w->order[k] * site, all + k * site, site);
-        fi->stored = sum;
-        lattio_scidac_sum mine_sum = {0, 0};
-        uint64_t at = 0;
-        rc = write_head(o, fi, master, w->total * site, &at);
-        if (rc == LATTIO_OK) rc = lattio_volume_out_pwrite(o, sorted, (size_t)(w->total * site), at);
-        if (rc == LATTIO_OK) rc = lattio_volume_out_written(o, at, w->total * site);
-        if (rc == LATTIO_OK && d->verify) {
-            rc = lattio_scidac_sum_ranked(&mine_sum, sorted, site, site, w->total, w->ranks);
-            if (rc == LATTIO_OK) rc = reread(o, at, site, w->ranks, w->total, mine_sum);
-        }
-        if (rc == LATTIO_OK && master) rc = lattio_volume_out_payload(o, fi, LATTIO_REC_CHECKSUM, 0, 1);
-    }
-    lattio_free(bytes);
-    lattio_free(all);
-    lattio_free(sorted);
+    fi->stored = sum;
+    if (rc == LATTIO_OK && master) rc = lattio_volume_out_payload(o, fi, LATTIO_REC_CHECKSUM, 0, 1);
     *total = sum;
     return lattio_agree(comm, rc);
 }
