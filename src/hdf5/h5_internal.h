@@ -128,6 +128,13 @@ typedef int (*lattio_h5_file_fn)(hid_t fid, void *data);
  * when HDF5 crashed or did not finish in time (so this process never makes
  * that call); LATTIO_OK at once when LATTIO_H5_GUARD=0. */
 int lattio_h5_guarded(const char *path, lattio_h5_file_fn fn, void *data);
+/* Local.  1 where the checks only the guard's child makes are due: in the
+ * child, or everywhere when the guard is off.  (Opening every attribute by
+ * index crashes HDF5 on some damaged attribute messages, and whether it
+ * does depends on the heap's garbage: the child makes that call, with its
+ * fresh and freed memory filled with a pattern so that garbage read as a
+ * pointer faults there; a process whose child passed does not repeat it.) */
+int lattio_h5_guard_checks(void);
 
 /* --- h5_list.c (beside lattio_h5_examine above) ----------------------------- */
 
