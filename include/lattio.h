@@ -986,11 +986,12 @@ typedef struct lattio_volumes_info {
 
 /* Open the set `base`: finds its volumes, reads every volume's records and
  * site list and checks that they cover every site once and that each holds
- * a binary record of the right length for every lattice field of volume 0.
- * Errors: ERR_OPEN (no volume 0; the detail names the names tried),
- * ERR_VOLUME_MISSING, ERR_VOLUME_SITES, ERR_FIELD_LENGTH, ERR_UNSUPPORTED
- * (subset records), the LIME reader's and lattio_field_info_read's (each
- * naming the volume). */
+ * a binary record of the right length for every lattice field of volume 0
+ * (a subset record's length is checked when it is read).  Errors: ERR_OPEN
+ * (no volume 0; the detail names the names tried), ERR_VOLUME_MISSING,
+ * ERR_VOLUME_SITES, ERR_FIELD_LENGTH, ERR_BAD_METADATA (volume 0 says
+ * volfmt 0), ERR_UNSUPPORTED (more than LATTIO_VOLUMES_MAX volumes), the
+ * LIME reader's and lattio_field_info_read's (each naming the volume). */
 int lattio_volumes_open(const char *base, lattio_volumes **out);
 void lattio_volumes_close(lattio_volumes *v);
 int lattio_volumes_describe(const lattio_volumes *v, lattio_volumes_info *vi);
