@@ -1691,8 +1691,9 @@ int lattio_field_read(lattio_file *f, int index, const lattio_field_desc *d,
  * 0's (info->checksum VERIFIED, or SKIPPED, MISSING).  Errors, the same on
  * every rank: those of lattio_volumes_open and lattio_field_read,
  * ERR_VOLUME_SITES (a site listed twice, the volumes short of the
- * lattice), ERR_UNSUPPORTED (global data, a subset), ERR_RANK_ARG
- * (index, elements, memory format or dimensions differ between ranks). */
+ * lattice), ERR_UNSUPPORTED (global data, a subset), ERR_RANK_ARG (base,
+ * index, dimensions or the descriptor's reading fields differ between
+ * ranks; the detail names the first). */
 int lattio_volumes_read(MPI_Comm comm, const char *base, int index, const lattio_field_desc *d,
                         const lattio_layout *l, void *local, lattio_field_read_info *info);
 
@@ -1706,8 +1707,8 @@ int lattio_volumes_read(MPI_Comm comm, const char *base, int index, const lattio
  * name and renamed when all are complete; volumes of an earlier set of the
  * same base that this one lacks are then removed.  The boxes must tile
  * the lattice (ERR_LAYOUT).  Errors, the same on every rank: ERR_ARG,
- * ERR_RANK_ARG (volfmt, n, element counts, kind, formats or dimensions
- * differ), ERR_LAYOUT, the writer's. */
+ * ERR_RANK_ARG (base, volfmt, n, dimensions or the descriptor's writing
+ * fields differ; the detail names the first), ERR_LAYOUT, the writer's. */
 int lattio_volumes_write(MPI_Comm comm, const char *base, int volfmt, const lattio_field_desc *d,
                          const lattio_layout *l, int n, const void *const *locals, lattio_field_write_info *out);
 

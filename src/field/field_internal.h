@@ -28,6 +28,14 @@ static inline int lattio_field_metadata_fits(const char *what, const char *s)
 int lattio_field_read_text(lattio_lime_reader *r, const lattio_record_info *recs, int i,
                            char **text, size_t *len);
 
+/* recordset.c: the file's record index (every intact record, at most
+ * 100000: more is not a field file, ERR_BAD_METADATA), into *recs
+ * (lattio_free) and *n; record i of it made current in the reader. */
+int lattio_field_read_index(lattio_lime_reader *r, lattio_record_info **recs, int *n);
+/* A binary record's type: scidac-binary-data or ildg-binary-data. */
+int lattio_field_is_binary_type(const char *type);
+int lattio_field_select_record(lattio_lime_reader *r, const lattio_record_info *recs, int i);
+
 /* recordset.c: lattio_field_info_read of a file that may be one volume of
  * a QIO volume set (fi->volfmt then 1 .. 3; with `part` a lattice field's
  * binary record holds any whole number of sites up to the volume). */

@@ -13,13 +13,12 @@ typedef struct field_records {
     int binary, private_file, file_xml, private_record, record_xml, ildg_format, lfn, checksum;
 } field_records;
 
-static int is_binary_type(const char *type)
+int lattio_field_is_binary_type(const char *type)
 {
     return strcmp(type, "scidac-binary-data") == 0 || strcmp(type, "ildg-binary-data") == 0;
 }
 
-/* Read the whole record index (all intact records). */
-static int read_index(lattio_lime_reader *r, lattio_record_info **recs, int *n)
+int lattio_field_read_index(lattio_lime_reader *r, lattio_record_info **recs, int *n)
 {
     *recs = NULL;
     *n = 0;
@@ -44,9 +43,9 @@ int lattio_field_count(lattio_lime_reader *r, int *count)
     RETURN_IF(!r || !count, LATTIO_ERR_ARG);
     lattio_record_info *recs;
     int n;
-    const int rc = read_index(r, &recs, &n);
+    const int rc = lattio_field_read_index(r, &recs, &n);
     *count = 0;
-    for (int i = 0; rc == LATTIO_OK && i < n; i++) *count += is_binary_type(recs[i].type);
+    for (int i = 0; rc == LATTIO_OK && i < n; i++) *count += lattio_field_is_binary_type(recs[i].type);
     lattio_free(recs);
     return rc;
 }
@@ -72,7 +71,7 @@ static int locate(const lattio_record_info *recs, int n, int index, field_record
     int seen = -1, prev = -1;
     fr->binary = -1;
     for (int i = 0; i < n && fr->binary < 0; i++) {
-        if (!is_binary_type(recs[i].type)) continue;
+        if (!lattio_field_is_binary_type(recs[i].type)) continue;
         if (++seen == index) fr->binary = i;
         else prev = i;
     }
@@ -85,7 +84,7 @@ static int locate(const lattio_record_info *recs, int n, int index, field_record
     fr->private_file = find_first(recs, n, "scidac-private-file-xml");
     fr->file_xml = find_first(recs, n, "scidac-file-xml");
     fr->checksum = -1;
-    for (int i = b + 1; i < n && !is_binary_type(recs[i].type); i++)
+    for (int i = b + 1; i < n && !lattio_field_is_binary_type(recs[i].type); i++)
         if (strcmp(recs[i].type, "scidac-checksum") == 0) {
             fr->checksum = i;
             break;
@@ -93,8 +92,7 @@ static int locate(const lattio_record_info *recs, int n, int index, field_record
     return LATTIO_OK;
 }
 
-/* Make record i of the index current in the reader. */
-static int select_record(lattio_lime_reader *r, const lattio_record_info *recs, int i)
+int lattio_field_select_record(lattio_lime_reader *r, const lattio_record_info *recs, int i)
 {
     int occurrence = 0;
     for (int k = 0; k < i; k++) occurrence += strcmp(recs[k].type, recs[i].type) == 0;
@@ -115,7 +113,7 @@ int lattio_field_read_text(lattio_lime_reader *r, const lattio_record_info *recs
                           (unsigned long long)LATTIO_FIELD_XML_MAX);
         return LATTIO_FAIL(LATTIO_ERR_BAD_METADATA, "metadata record too long");
     }
-    RETURN_IF_ERROR(select_record(r, recs, i));
+    RETURN_IF_ERROR(lattio_field_select_record(r, recs, i));
     char *t = lattio_malloc((size_t)n + 1);
     RETURN_IF(!t, LATTIO_ERR_NOMEM);
     const int rc = n ? lattio_lime_reader_read_at(r, 0, t, (size_t)n) : LATTIO_OK;
@@ -557,7 +555,7 @@ int lattio_field_info_read_part(lattio_lime_reader *r, int index, int part, latt
     lattio_record_info *recs;
     int n;
     field_records fr;
-    int rc = read_index(r, &recs, &n);
+    int rc = lattio_field_read_index(r, &recs, &n);
     if (rc == LATTIO_OK) rc = locate(recs, n, index, &fr);
     if (rc == LATTIO_OK) {
         fi->index = index;

@@ -646,8 +646,7 @@ static int read_field(lattio_volumes *v, int index, place_ctx *c, lattio_scidac_
     c->site = fi->typesize * fi->datacount;
     c->disk_real = fi->precision == 32 ? 4 : 8;
     c->disk_format = fi->precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE;
-    if (c->values) {
-        RETURN_IF(fi->precision != 32 && fi->precision != 64, LATTIO_ERR_UNSUPPORTED);
+    if (c->values) { /* precision and room checked by lattio_volumes_read_values */
         RETURN_IF(c->mem_format != LATTIO_REAL_F32_NATIVE && c->mem_format != LATTIO_REAL_F64_NATIVE, LATTIO_ERR_ARG);
         c->real_bytes = c->mem_format == LATTIO_REAL_F32_NATIVE ? 4 : 8;
     }

@@ -220,7 +220,7 @@ static int join_records(lattio_volumes *v, lattio_lime_reader *r, lattio_volume_
             if (rc < 0) break;
             continue;
         }
-        const int is_binary = !strcmp(info.type, "scidac-binary-data") || !strcmp(info.type, "ildg-binary-data");
+        const int is_binary = lattio_field_is_binary_type(info.type);
         lattio_field_info fi = {0};
         if (is_binary) rc = lattio_volumes_field_info(v, binary++, &fi);
         if (rc == LATTIO_OK && is_binary && fi.recordtype != 1) rc = join_field(v, &fi, &info, o);
@@ -474,43 +474,6 @@ static int split_field(split_job *j, lattio_lime_reader *r, const lattio_field_i
     return LATTIO_OK;
 }
 
-/* The file's record index. */
-static int read_records(lattio_lime_reader *r, lattio_record_info **recs, int *n)
-{
-    *recs = NULL;
-    *n = 0;
-    RETURN_IF_ERROR(lattio_lime_reader_rewind(r));
-    int cap = 0, rc;
-    lattio_record_info info;
-    while ((rc = lattio_lime_reader_next(r, &info)) == LATTIO_OK) {
-        if (*n == cap) {
-            RETURN_IF(cap >= 1 << 20, LATTIO_ERR_BAD_METADATA);
-            cap = cap ? 2 * cap : 32;
-            lattio_record_info *p = lattio_realloc(*recs, (size_t)cap * sizeof *p);
-            RETURN_IF(!p, LATTIO_ERR_NOMEM);
-            *recs = p;
-        }
-        (*recs)[(*n)++] = info;
-    }
-    return rc == LATTIO_ERR_EOF ? LATTIO_OK : rc;
-}
-
-static int is_binary_record(const char *type)
-{
-    return !strcmp(type, "scidac-binary-data") || !strcmp(type, "ildg-binary-data");
-}
-
-/* Make recs[i] current in r. */
-static int select_at(lattio_lime_reader *r, const lattio_record_info *recs, int i)
-{
-    int occ = 0;
-    for (int k = 0; k < i; k++) occ += strcmp(recs[k].type, recs[i].type) == 0;
-    lattio_record_info got;
-    RETURN_IF_ERROR(lattio_lime_reader_find(r, recs[i].type, occ, &got));
-    RETURN_IF(got.offset != recs[i].offset, LATTIO_ERR_STATE);
-    return LATTIO_OK;
-}
-
 /* The single file's records after its header into the volumes: lattice
  * fields cut, everything else to volume 0 as it is. */
 static int split_records(split_job *j, lattio_lime_reader *r, const lattio_record_info *recs, int n,
@@ -520,8 +483,8 @@ static int split_records(split_job *j, lattio_lime_reader *r, const lattio_recor
     for (int i = 0; i < n; i++) {
         if (!strcmp(recs[i].type, "scidac-private-file-xml") && !seen_pfx++) continue;
         if (!strcmp(recs[i].type, "scidac-file-xml") && !seen_fx++) continue;
-        RETURN_IF_ERROR(select_at(r, recs, i));
-        const lattio_field_info *fi = is_binary_record(recs[i].type) ? &fields[binary++] : NULL;
+        RETURN_IF_ERROR(lattio_field_select_record(r, recs, i));
+        const lattio_field_info *fi = lattio_field_is_binary_type(recs[i].type) ? &fields[binary++] : NULL;
         if (fi && fi->recordtype != 1) RETURN_IF_ERROR(split_field(j, r, fi, &recs[i]));
         else RETURN_IF_ERROR(copy_record(r, &recs[i], &j->parts[0].o, recs[i].mb, recs[i].me));
     }
@@ -558,7 +521,7 @@ static int split_into(split_job *j, lattio_lime_reader *r, const char *base)
     int nf = 0, n = 0;
     int rc = split_fields(r, j, &fields, &nf);
     if (rc == LATTIO_OK) rc = plan_parts(j);
-    if (rc == LATTIO_OK) rc = read_records(r, &recs, &n);
+    if (rc == LATTIO_OK) rc = lattio_field_read_index(r, &recs, &n);
     int fx = -1;
     for (int i = 0; rc == LATTIO_OK && i < n && fx < 0; i++) fx = strcmp(recs[i].type, "scidac-file-xml") ? -1 : i;
     if (rc == LATTIO_OK) rc = split_headers(j, base, r, fx >= 0 ? &recs[fx] : NULL);

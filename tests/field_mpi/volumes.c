@@ -201,6 +201,10 @@ static void disagreeing_ranks(void)
     const int want = mpitest_size > 1 ? LATTIO_ERR_RANK_ARG : LATTIO_OK;
     CHECK_STATUS(lattio_volumes_write(MPI_COMM_WORLD, "disagree", volfmt, &d, &l, 1, fields, NULL), want);
     CHECK_STATUS(lattio_volumes_write(MPI_COMM_WORLD, "bad", 7, &d, &l, 1, fields, NULL), LATTIO_ERR_ARG);
+    char base[32]; /* a base name of each rank's own: no volume written anywhere */
+    snprintf(base, sizeof base, "rank%d", mpitest_rank);
+    CHECK_STATUS(lattio_volumes_write(MPI_COMM_WORLD, base, LATTIO_VOLFMT_MULTI, &d, &l, 1, fields, NULL), want);
+    if (mpitest_size > 1) CHECK(access("rank0.vol0000", F_OK) != 0);
     free(in);
 }
 

@@ -26,6 +26,14 @@ int lattio_field_pipe_init(lattio_field_pipe *p, lattio_file *f, const lattio_fi
 void lattio_field_pipe_free(lattio_field_pipe *p);
 /* Collective: the XOR of every rank's sum in *sum. */
 int lattio_field_xor_sum(MPI_Comm comm, lattio_scidac_sum *sum);
+/* Collective: rank 0's string *s (may be NULL) on every rank (a new
+ * lattio_malloc'd copy on the others). */
+int lattio_field_bcast_string(MPI_Comm comm, int rank, char **s);
+/* Local: the caller's layout and descriptor against a stored field that is
+ * to be read into them (a lattice field of 32- or 64-bit reals, the
+ * layout's extents its dims, d->elements reals per site). */
+int lattio_field_check_read(const lattio_field_info *fi, const lattio_field_desc *d, const lattio_layout *l,
+                            const void *local);
 /* The staging bound of d in bytes. */
 uint64_t lattio_field_staging_bound(const lattio_field_desc *d, const lattio_file *f);
 

@@ -72,3 +72,31 @@ int lattio_field_xor_sum(MPI_Comm comm, lattio_scidac_sum *sum)
     sum->sumb = out[1];
     return LATTIO_OK;
 }
+
+int lattio_field_bcast_string(MPI_Comm comm, int rank, char **s)
+{
+    uint64_t len = rank == 0 && *s ? strlen(*s) + 1 : 0;
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Bcast(&len, 1, MPI_UINT64_T, 0, comm), "MPI_Bcast"));
+    if (rank != 0) *s = len ? lattio_malloc((size_t)len) : NULL;
+    RETURN_IF_ERROR(lattio_agree(comm, len && !*s ? LATTIO_FAIL(LATTIO_ERR_NOMEM, "broadcast") : LATTIO_OK));
+    if (len == 0) return LATTIO_OK;
+    RETURN_IF(len > INT32_MAX, LATTIO_ERR_OVERFLOW);
+    return lattio_xfer_mpi(MPI_Bcast(*s, (int)len, MPI_CHAR, 0, comm), "MPI_Bcast");
+}
+
+int lattio_field_check_read(const lattio_field_info *fi, const lattio_field_desc *d, const lattio_layout *l,
+                            const void *local)
+{
+    RETURN_IF_ERROR(lattio_field_check_memory(d, l, local));
+    if (fi->recordtype != 0) {
+        lattio_detail_set("field %d is %s, not a lattice field", fi->index,
+                          fi->recordtype == 1 ? "global data" : "a subset");
+        return LATTIO_FAIL(LATTIO_ERR_UNSUPPORTED, "record type");
+    }
+    RETURN_IF(fi->precision != 32 && fi->precision != 64, LATTIO_ERR_FIELD_PRECISION);
+    RETURN_IF(l->ndims != fi->nd, LATTIO_ERR_FIELD_DIMS);
+    for (int i = 0; i < l->ndims; i++)
+        RETURN_IF(l->global[l->file_order[i]] != fi->dims[fi->nd - 1 - i], LATTIO_ERR_FIELD_DIMS);
+    RETURN_IF(fi->typesize * fi->datacount != d->elements * (uint64_t)(fi->precision / 8), LATTIO_ERR_FIELD_LENGTH);
+    return LATTIO_OK;
+}

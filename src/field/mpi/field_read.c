@@ -36,19 +36,6 @@ static int parse_on_root(const char *path, int index, int kind, lattio_field_inf
     return rc;
 }
 
-/* Collective: rank 0's string s (may be NULL) on every rank. */
-static int bcast_string(lattio_file *f, int rank, char **s)
-{
-    MPI_Comm comm = lattio_xfer_comm(f);
-    uint64_t len = rank == 0 && *s ? strlen(*s) + 1 : 0;
-    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Bcast(&len, 1, MPI_UINT64_T, 0, comm), "MPI_Bcast"));
-    if (rank != 0) *s = len ? lattio_malloc((size_t)len) : NULL;
-    RETURN_IF_ERROR(lattio_xfer_agree(f, len && !*s ? LATTIO_ERR_NOMEM : LATTIO_OK));
-    if (len == 0) return LATTIO_OK;
-    RETURN_IF(len > INT32_MAX, LATTIO_ERR_OVERFLOW);
-    return lattio_xfer_mpi(MPI_Bcast(*s, (int)len, MPI_CHAR, 0, comm), "MPI_Bcast");
-}
-
 /* Collective: rank 0 parses, every rank receives the description and makes
  * the binary record current. */
 static int share_info(lattio_file *f, int index, int kind, lattio_field_info *fi)
@@ -64,27 +51,12 @@ static int share_info(lattio_file *f, int index, int kind, lattio_field_info *fi
     RETURN_IF_ERROR(lattio_xfer_agree(f, rc));
     RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Bcast(fi, (int)sizeof *fi, MPI_BYTE, 0, comm), "MPI_Bcast"));
     if (rank != 0) fi->lfn = fi->file_xml = fi->record_xml = NULL;
-    rc = bcast_string(f, rank, &fi->lfn);
-    if (rc == LATTIO_OK) rc = bcast_string(f, rank, &fi->file_xml);
-    if (rc == LATTIO_OK) rc = bcast_string(f, rank, &fi->record_xml);
+    rc = lattio_field_bcast_string(comm, rank, &fi->lfn);
+    if (rc == LATTIO_OK) rc = lattio_field_bcast_string(comm, rank, &fi->file_xml);
+    if (rc == LATTIO_OK) rc = lattio_field_bcast_string(comm, rank, &fi->record_xml);
     if (rc == LATTIO_OK) rc = lattio_xfer_select(f, fi->binary.offset, fi->binary.length);
     if (rc < 0) lattio_field_info_free(fi);
     return rc;
-}
-
-/* Local: the caller's layout and descriptor against the stored field. */
-static int check_read(const lattio_field_info *fi, const lattio_field_desc *d,
-                      const lattio_layout *l, const void *local)
-{
-    RETURN_IF_ERROR(lattio_field_check_memory(d, l, local));
-    RETURN_IF(fi->recordtype != 0, LATTIO_ERR_UNSUPPORTED);
-    RETURN_IF(fi->precision != 32 && fi->precision != 64, LATTIO_ERR_FIELD_PRECISION);
-    RETURN_IF(l->ndims != fi->nd, LATTIO_ERR_FIELD_DIMS);
-    for (int i = 0; i < l->ndims; i++)
-        RETURN_IF(l->global[l->file_order[i]] != fi->dims[fi->nd - 1 - i], LATTIO_ERR_FIELD_DIMS);
-    RETURN_IF(fi->typesize * fi->datacount != d->elements * (uint64_t)(fi->precision / 8),
-              LATTIO_ERR_FIELD_LENGTH);
-    return LATTIO_OK;
 }
 
 /* Collective: how the checksum is treated, and the final status. */
@@ -138,7 +110,7 @@ static int field_read(lattio_file *f, int index, const lattio_field_desc *d, con
     if (rc == LATTIO_OK && !lattio_xfer_reading(f)) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "mode");
     RETURN_IF_ERROR(lattio_xfer_agree(f, rc));
     RETURN_IF_ERROR(share_info(f, index, d->kind, &info->field));
-    rc = lattio_xfer_agree(f, check_read(&info->field, d, l, local));
+    rc = lattio_xfer_agree(f, lattio_field_check_read(&info->field, d, l, local));
     if (rc == LATTIO_OK) rc = read_binary(f, &info->field, d, l, local, info);
     return rc;
 }

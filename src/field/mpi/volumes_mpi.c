@@ -109,22 +109,6 @@ static int share_boxes(MPI_Comm comm, const geometry *g, uint64_t **boxes, int *
     return lattio_agree(comm, rc);
 }
 
-/* Collective: ERR_RANK_ARG unless v[0..n) is the same on every rank. */
-static int same_everywhere(MPI_Comm comm, const int64_t *v, int n)
-{
-    int64_t lo[16], hi[16];
-    RETURN_IF(n > 16, LATTIO_ERR_ARG);
-    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Allreduce(v, lo, n, MPI_INT64_T, MPI_MIN, comm), "MPI_Allreduce"));
-    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Allreduce(v, hi, n, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce"));
-    for (int i = 0; i < n; i++)
-        if (lo[i] != hi[i]) {
-            lattio_detail_set("argument %d differs between ranks (%lld .. %lld)", i, (long long)lo[i],
-                              (long long)hi[i]);
-            return LATTIO_FAIL(LATTIO_ERR_RANK_ARG, "volume arguments");
-        }
-    return LATTIO_OK;
-}
-
 /* --- reading -------------------------------------------------------------- */
 
 /* What rank 0 found and every rank needs. */
@@ -178,14 +162,6 @@ static int bcast_array(MPI_Comm comm, int rank, void **p, uint64_t n, size_t siz
     return bcast_bytes(comm, *p, n * size);
 }
 
-static int bcast_string(MPI_Comm comm, int rank, char **s)
-{
-    uint64_t len = rank == 0 && *s ? strlen(*s) + 1 : 0;
-    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Bcast(&len, 1, MPI_UINT64_T, 0, comm), "MPI_Bcast"));
-    if (len == 0) return LATTIO_OK;
-    return bcast_array(comm, rank, (void **)s, len, 1);
-}
-
 /* Collective: rank 0's view on every rank. */
 static int share_view(MPI_Comm comm, const char *base, int index, set_view *s)
 {
@@ -208,26 +184,9 @@ static int share_view(MPI_Comm comm, const char *base, int index, set_view *s)
     RETURN_IF_ERROR(bcast_array(comm, rank, (void **)&s->m.lattice_of, nb, sizeof *s->m.lattice_of));
     RETURN_IF_ERROR(bcast_array(comm, rank, (void **)&s->m.whole, nb, sizeof *s->m.whole));
     RETURN_IF_ERROR(bcast_array(comm, rank, (void **)&s->m.site_bytes, nb, sizeof *s->m.site_bytes));
-    RETURN_IF_ERROR(bcast_string(comm, rank, &s->fi.lfn));
-    RETURN_IF_ERROR(bcast_string(comm, rank, &s->fi.file_xml));
-    return bcast_string(comm, rank, &s->fi.record_xml);
-}
-
-/* Local: the caller's layout and descriptor against the stored field. */
-static int check_read(const lattio_field_info *fi, const lattio_field_desc *d, const lattio_layout *l, const void *local)
-{
-    RETURN_IF_ERROR(lattio_field_check_memory(d, l, local));
-    if (fi->recordtype != 0) {
-        lattio_detail_set("field %d is %s, not a lattice field", fi->index,
-                          fi->recordtype == 1 ? "global data" : "a subset");
-        return LATTIO_FAIL(LATTIO_ERR_UNSUPPORTED, "record type");
-    }
-    RETURN_IF(fi->precision != 32 && fi->precision != 64, LATTIO_ERR_FIELD_PRECISION);
-    RETURN_IF(l->ndims != fi->nd, LATTIO_ERR_FIELD_DIMS);
-    for (int i = 0; i < l->ndims; i++)
-        RETURN_IF(l->global[l->file_order[i]] != fi->dims[fi->nd - 1 - i], LATTIO_ERR_FIELD_DIMS);
-    RETURN_IF(fi->typesize * fi->datacount != d->elements * (uint64_t)(fi->precision / 8), LATTIO_ERR_FIELD_LENGTH);
-    return LATTIO_OK;
+    RETURN_IF_ERROR(lattio_field_bcast_string(comm, rank, &s->fi.lfn));
+    RETURN_IF_ERROR(lattio_field_bcast_string(comm, rank, &s->fi.file_xml));
+    return lattio_field_bcast_string(comm, rank, &s->fi.record_xml);
 }
 
 /* Sites bound for each rank: (file rank, file bytes) pairs. */
@@ -477,11 +436,15 @@ int lattio_volumes_read(MPI_Comm comm, const char *base, int index, const lattio
     if (info) memset(info, 0, sizeof *info);
     lattio_detail_clear();
     RETURN_IF_ERROR(lattio_agree(comm, base && d && l ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_ARG, "NULL argument")));
-    const int64_t args[4] = {index, (int64_t)d->elements, d->mem_format, l->ndims};
-    RETURN_IF_ERROR(lattio_agree(comm, same_everywhere(comm, args, 4)));
+    lattio_args a = {0};
+    lattio_args_str(&a, "base", base);
+    lattio_args_int(&a, "index", index);
+    lattio_args_int(&a, "dimensions", l->ndims);
+    lattio_args_desc(&a, d, 0);
+    RETURN_IF_ERROR(lattio_args_agree(comm, &a));
     set_view s;
     int rc = share_view(comm, base, index, &s);
-    if (rc == LATTIO_OK) rc = lattio_agree(comm, check_read(&s.fi, d, l, local));
+    if (rc == LATTIO_OK) rc = lattio_agree(comm, lattio_field_check_read(&s.fi, d, l, local));
     if (rc == LATTIO_OK) rc = lattio_agree(comm, read_set(comm, base, &s, d, l, local, info));
     if (info && rc >= 0) {
         info->field = s.fi;
@@ -875,8 +838,12 @@ int lattio_volumes_write(MPI_Comm comm, const char *base, int volfmt, const latt
     if (out) memset(out, 0, sizeof *out);
     lattio_detail_clear();
     RETURN_IF_ERROR(lattio_agree(comm, check_write(base, volfmt, d, l, n, locals)));
-    const int64_t args[8] = {volfmt, n, (int64_t)d->elements, (int64_t)d->datacount, d->kind, d->mem_format,
-                             d->disk_format, l->ndims};
-    RETURN_IF_ERROR(lattio_agree(comm, same_everywhere(comm, args, 8)));
+    lattio_args a = {0};
+    lattio_args_str(&a, "base", base);
+    lattio_args_int(&a, "volfmt", volfmt);
+    lattio_args_int(&a, "fields", n);
+    lattio_args_int(&a, "dimensions", l->ndims);
+    lattio_args_desc(&a, d, 1);
+    RETURN_IF_ERROR(lattio_args_agree(comm, &a));
     return write_set(comm, base, volfmt, d, l, n, locals, out);
 }
