@@ -109,6 +109,7 @@ extern "C" {
     X(ERR_OVERFLOW, -7, "size or offset does not fit the integer type")                 \
     X(ERR_LAYOUT, -8, "invalid lattice layout")                                         \
     X(ERR_PENDING, -9, "a non-blocking request is still pending")                      \
+    X(ERR_OUTPUT_IS_INPUT, -10, "the output is one of the inputs: not replaced")         \
     /* input/output */                                                                  \
     X(ERR_OPEN, -100, "cannot open file")                                               \
     X(ERR_READ, -101, "read failed")                                                    \
@@ -148,6 +149,7 @@ extern "C" {
     X(ERR_FIELD_TYPESIZE, -227, "typesize disagrees with the field's datatype")         \
     X(ERR_VOLUME_MISSING, -228, "a volume of a QIO volume set is missing or lacks a record") \
     X(ERR_VOLUME_SITES, -229, "the site lists of a QIO volume set do not hold every site once") \
+    X(ERR_INTERRUPTED, -230, "a writer was stopped before it finished publishing; 'lattio clean' completes it") \
     /* checksums */                                                                     \
     X(ERR_CHECKSUM, -300, "checksum mismatch")                                          \
     X(ERR_NO_CHECKSUM, -301, "checksum record missing")                                 \
@@ -226,6 +228,11 @@ int lattio_last_detail(char *out, size_t size);
  * socket is ERR_NOT_REGULAR (what it is in lattio_last_detail; for a
  * directory lattio_last_errno gives EISDIR). */
 int lattio_output_check(const char *path);
+/* Local.  lattio_output_check, and `path` is none of the n files of
+ * `inputs` (the same file by device and inode, through any name or link):
+ * ERR_OUTPUT_IS_INPUT, the detail naming the input.  NULL inputs and
+ * inputs that do not exist are skipped. */
+int lattio_output_allowed(const char *path, const char *const *inputs, int n);
 
 /* ------------------------------------------------------------------------ */
 /* LIME record layer (MPI-free, local calls)                                */
@@ -1000,6 +1007,19 @@ int lattio_volumes_describe(const lattio_volumes *v, lattio_volumes_info *vi);
 int lattio_volumes_volume(const lattio_volumes *v, int i, int *number, uint64_t *sites, const char **path);
 /* 1 when `base` names a volume set (its volume 0 exists) and is no file itself. */
 int lattio_volumes_probe(const char *base);
+
+/* Local, MPI-free.  A set is published as one unit (docs/format.md 5.5):
+ * its new volumes are complete under temporary names, then a journal
+ * BASE.lattio-publish (written and renamed into place) lists the renames
+ * and the removals (the older set's extra volumes, a set of the other
+ * naming, a single file at BASE) before any is made, and is removed after
+ * the last.  A writer killed after the journal leaves it: readers of BASE
+ * get ERR_INTERRUPTED, and this call carries the journal out (every
+ * rename and removal it lists, idempotent), so BASE holds the new set.
+ * *done (may be NULL) is 1 when there was a journal, 0 otherwise.
+ * Errors: ERR_BAD_METADATA (a journal that does not name this set's
+ * volumes: nothing is done), ERR_RENAME, ERR_WRITE, ERR_OPEN, ERR_READ. */
+int lattio_volumes_recover(const char *base, int *done);
 /* Field `index` (0-based among volume 0's binary records) as
  * lattio_field_info_read describes a single file's: dims of the whole
  * lattice, volfmt of the set; fi->binary is volume 0's part. */
@@ -1098,6 +1118,10 @@ int lattio_gauge_detect(const char *path, int *format);
  * own position; 0 when not (a file starting with LIME's magic never is)
  * or unreadable. */
 int lattio_h5_is_hdf5(const char *path);
+/* 1 when `target` names an HDF5 file: "FILE" or "FILE:/PATH" (the last
+ * ":/" separates PATH unless the whole target is a file) whose FILE
+ * lattio_h5_is_hdf5; 0 otherwise. */
+int lattio_h5_is_target(const char *target);
 
 /* Checksums a gauge file can carry. */
 enum lattio_gauge_checksum {
@@ -1196,6 +1220,83 @@ void lattio_gauge_write_options_default(lattio_gauge_write_options *opt, int for
  * ERR_RENAME, ERR_OVERFLOW. */
 int lattio_gauge_write(const char *path, int format, const lattio_gauge_write_options *opt,
                        const uint64_t dims[4], const double *u);
+
+/* ------------------------------------------------------------------------ */
+/* Operations: verify (src/ops; the collective call in the MPI half)         */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * One verification, one verdict: `lattio verify`, `lattio convert`'s checks
+ * and Python's lattio.verify all take theirs from these calls.  A report
+ * holds every field's checksum, a gauge field's observables and header
+ * checks, and the problems and warnings in words; the call returns
+ * LATTIO_OK when everything holds, otherwise the status of the first
+ * problem (also in rep->status).  LIME files: the record structure (MB/ME
+ * problems are warnings), every binary record's metadata and its SciDAC
+ * checksum (a record without a scidac-checksum fails: ERR_NO_CHECKSUM),
+ * metadata announcing a field with no binary record after it
+ * (ERR_BAD_METADATA); NERSC, MILC, openQCD, HiRep: the header's checksum;
+ * gauge fields: plaquette and link trace against the header's
+ * (LATTIO_GAUGE_HEADER_TOL) and unitarity (LATTIO_GAUGE_UNITARITY_TOL); QIO
+ * volume sets: every field over all volumes; HDF5 (lattio_verify only):
+ * every lattice field's checksum.  Text taken from a file is escaped
+ * (bytes outside printable ASCII as \xNN).
+ */
+enum lattio_h5_layout { LATTIO_H5_AUTO = 0, LATTIO_H5_QDP = 1, LATTIO_H5_QLUA = 2 };
+#define LATTIO_VERIFY_MAX_NOTES 32 /* problems (and warnings) kept; more are counted */
+#define LATTIO_VERIFY_TEXT 640     /* one problem or warning, escaped */
+
+/* One binary record of a LIME file, field of a volume set or HDF5 dataset. */
+typedef struct lattio_verify_field {
+    int record; /* 1-based record number (a set's field, an HDF5 file's field) */
+    char type[LATTIO_LIME_TYPE_MAX + 1]; /* record type or HDF5 path, escaped */
+    uint64_t offset, length, site_bytes;
+    int has_stored;                     /* a checksum is stored for it */
+    lattio_scidac_sum stored, computed;
+    int ok;        /* read, stored checksum present and equal */
+    int io_failed; /* the data could not be read (I/O or MPI status): no checksum */
+} lattio_verify_field;
+
+typedef struct lattio_verify_report {
+    char *path;                 /* the path verified (owned) */
+    int status;                 /* LATTIO_OK or the first problem's status */
+    int format;                 /* enum lattio_gauge_format of a gauge field; 0 when none */
+    int lime;                   /* 0 not LIME, 1 LIME, 2 ILDG, 3 SciDAC (by its records) */
+    int is_hdf5, h5_layout;     /* an HDF5 file and its layout (LATTIO_H5_QDP, _QLUA) */
+    int is_volumes;             /* a QIO volume set: nrecords counts its volumes */
+    size_t nrecords;
+    int nfields, fields_cap;
+    lattio_verify_field *fields; /* every field verified (malloc'd) */
+    int has_gauge;               /* info and stats describe a gauge field */
+    lattio_gauge_info info;
+    lattio_gauge_stats stats;
+    int nproblems, nwarnings, dropped; /* dropped: notes beyond LATTIO_VERIFY_MAX_NOTES */
+    int problem_status[LATTIO_VERIFY_MAX_NOTES];
+    char problems[LATTIO_VERIFY_MAX_NOTES][LATTIO_VERIFY_TEXT];
+    char warnings[LATTIO_VERIFY_MAX_NOTES][LATTIO_VERIFY_TEXT];
+    /* the gauge field's metadata (owned; NULL when the format has none) */
+    char *meta_file_xml, *meta_record_xml, *meta_lfn;
+    char meta_date[LATTIO_FIELD_TEXT_MAX];
+} lattio_verify_report;
+
+/* An empty report (call once before the first use). */
+void lattio_verify_report_init(lattio_verify_report *rep);
+/* Free what a report owns; it is empty again. */
+void lattio_verify_report_free(lattio_verify_report *rep);
+/* The format's name as `lattio verify` reports it: "ildg", "scidac",
+ * "nersc", "milc", "openqcd", "hirep", "hdf5", "lime" (LIME without a
+ * lattice field's records), "unknown". */
+const char *lattio_verify_format_name(const lattio_verify_report *rep);
+/* Local, MPI-free.  Verify `path` (a LIME, NERSC, MILC, openQCD or HiRep
+ * file or a QIO volume set's base name) into *rep (its previous content
+ * freed).  When gauge != NULL and the file holds a gauge field, *gauge
+ * receives its links (native doubles in ILDG order; free with
+ * lattio_gauge_free), else NULL.  An HDF5 file is ERR_UNSUPPORTED here
+ * (lattio_verify reads it).  Returns rep->status. */
+int lattio_verify_file(const char *path, lattio_verify_report *rep, double **gauge);
+/* The report as one JSON object (`lattio verify --json`'s), malloc'd into
+ * *json (free()).  Errors: ERR_NOMEM. */
+int lattio_verify_report_json(const lattio_verify_report *rep, char **json);
 
 #ifndef LATTIO_NO_MPI
 #include <mpi.h>
@@ -1737,7 +1838,8 @@ int lattio_volumes_write(MPI_Comm comm, const char *base, int volfmt, const latt
  *    dataset carries .kind, .sha256 (lattio_qlua_sum) and .time.
  * Targets are "FILE:/PATH/IN/FILE" (a bare FILE: the path "/lattice").
  */
-enum lattio_h5_layout { LATTIO_H5_AUTO = 0, LATTIO_H5_QDP = 1, LATTIO_H5_QLUA = 2 };
+/* enum lattio_h5_layout (LATTIO_H5_AUTO, _QDP, _QLUA) is declared with the
+ * verification report, in the MPI-free half. */
 enum lattio_h5_transport {
     LATTIO_H5_TRANSPORT_AUTO = 0,   /* lattio's pipeline at the dataset's offset when the
                                        dataset is contiguous, else HDF5's */
@@ -1854,6 +1956,14 @@ int lattio_h5_list(MPI_Comm comm, const char *path, int nd, lattio_h5_entry *out
  * lattice field), ERR_HDF5_LINK (an external or user-defined link). */
 int lattio_h5_find(MPI_Comm comm, const char *target, int nd, lattio_h5_entry *e);
 
+/* Collective.  The lattice fields `target` names: every field of an HDF5
+ * file ("FILE"), or the one at PATH ("FILE:/PATH", as lattio_h5_find), in
+ * *list (malloc'd, free(); NULL when none) and *count; the file's name in
+ * file (file_size bytes).  Rank 0's view decides which of the two target
+ * is.  Errors: those of lattio_h5_list and lattio_h5_find, ERR_NOMEM. */
+int lattio_h5_fields(MPI_Comm comm, const char *target, int nd, char *file, size_t file_size,
+                     lattio_h5_entry **list, int *count);
+
 /* Collective on `comm`.  Plaquette, link trace and unitarity of a 4-D SU(3)
  * gauge field distributed as layout l describes (native doubles, 72 per
  * site in ILDG order; directions mu = x, y, z, t are the lattice dimensions
@@ -1866,6 +1976,25 @@ int lattio_h5_find(MPI_Comm comm, const char *target, int nd, lattio_h5_entry *e
  * site_bytes != 576, boxes that do not tile), ERR_NOMEM, ERR_MPI. */
 int lattio_gauge_stats_mpi(MPI_Comm comm, const lattio_layout *l, const double *local,
                            lattio_gauge_stats *out);
+
+/* Collective on `comm`.  lattio_verify_file's checks with every binary
+ * record of a LIME file read over the ranks (slabs of the slowest
+ * dimension; checksums and gauge observables computed in parallel), HDF5
+ * files too (every lattice field, or the one "FILE:/PATH" names); other
+ * formats and records the parallel reader cannot take are read by rank 0.
+ * The report is complete on rank 0; every rank returns rank 0's status.
+ * When glocal != NULL, the gauge field read in parallel (a LIME or HDF5
+ * gauge field; this rank's slab of t, native doubles in ILDG order, layout
+ * *gl) is handed over in *glocal (free()), NULL on every rank when there is
+ * none.  The path must be the same on every rank (ERR_RANK_ARG). */
+int lattio_verify(MPI_Comm comm, const char *path, lattio_verify_report *rep, lattio_layout *gl,
+                  double **glocal);
+
+/* Local.  This rank's slab of the slowest dimension of a field of nd
+ * dimensions (dims x fastest, t slowest; file order = memory order),
+ * `elements` native doubles per site: the layout the operations read and
+ * write whole files with.  Errors: ERR_ARG, ERR_LAYOUT. */
+int lattio_layout_slab(MPI_Comm comm, int nd, const uint64_t *dims, uint64_t elements, lattio_layout *l);
 
 #endif /* LATTIO_NO_MPI */
 

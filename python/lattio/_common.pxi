@@ -396,3 +396,37 @@ def field_type_datum(str name, int colors, int spins, int precision):
     check(lattio_field_type_datum(t, colors, spins, precision, shape, &rank, &typesize), name)
     check(lattio_field_type_datatype(t, colors, precision, dt, sizeof(dt)), name)
     return tuple(shape[k] for k in range(rank)), int(typesize), dt.decode()
+
+
+cdef extern from "lattio.h" nogil:
+    ctypedef struct lattio_verify_report:
+        int status
+    void lattio_verify_report_init(lattio_verify_report *rep)
+    void lattio_verify_report_free(lattio_verify_report *rep)
+    int lattio_verify_file(const char *path, lattio_verify_report *rep, double **gauge)
+    int lattio_verify_report_json(const lattio_verify_report *rep, char **json)
+    int lattio_h5_is_target(const char *target)
+
+
+cdef lattio_verify_report *new_report() except NULL:
+    cdef lattio_verify_report *rep = <lattio_verify_report *>malloc(sizeof(lattio_verify_report))
+    if rep == NULL:
+        raise MemoryError()
+    lattio_verify_report_init(rep)
+    return rep
+
+
+cdef object report_dict(lattio_verify_report *rep, path):
+    """The library's report as a dict (its JSON form, parsed); rep freed."""
+    import json
+    cdef char *js = NULL
+    cdef int rc
+    try:
+        rc = lattio_verify_report_json(rep, &js)
+        check(rc, path)
+        out = json.loads(js.decode("utf-8"))
+    finally:
+        free(js)
+        lattio_verify_report_free(rep)
+        free(rep)
+    return out

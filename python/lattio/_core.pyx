@@ -371,3 +371,21 @@ def field_write(path, int kind, int mem_format, int disk_format, uint64_t elemen
     finally:
         free(bufs)
     check(rc, path)
+
+
+def verify(path):
+    """lattio_verify_file: the library's verification of a LIME, NERSC,
+    MILC, openQCD or HiRep file or a QIO volume set, as its report's dict
+    (``lattio verify --json``'s object)."""
+    cdef bytes p = fspath(path)
+    cdef const char *cp = p
+    cdef lattio_verify_report *rep = new_report()
+    with nogil:
+        lattio_verify_file(cp, rep, NULL)
+    return report_dict(rep, path)
+
+
+def h5_is_target(path):
+    """True when path names an HDF5 file: "FILE" or "FILE:/PATH"."""
+    cdef bytes p = fspath(path)
+    return bool(lattio_h5_is_target(p))

@@ -344,3 +344,20 @@ def h5_write(comm, target, int kind, int mem_format, int disk_format, uint64_t e
     finally:
         free(bufs)
     check(rc, target)
+
+
+cdef extern from "lattio.h" nogil:
+    int lattio_verify(MPI_Comm comm, const char *path, lattio_verify_report *rep, lattio_layout *gl,
+                      double **glocal)
+
+
+def verify(comm, path):
+    """Collective: lattio_verify of any file (HDF5 included) as its
+    report's dict (complete on rank 0)."""
+    cdef MPI_Comm c = as_comm(comm)
+    cdef bytes p = fspath(path)
+    cdef const char *cp = p
+    cdef lattio_verify_report *rep = new_report()
+    with nogil:
+        lattio_verify(c, cp, rep, NULL, NULL)
+    return report_dict(rep, path)

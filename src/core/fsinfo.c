@@ -157,7 +157,7 @@ int lattio_fs_refresh(const char *path, uint64_t *size)
     int rc = LATTIO_ERR_STAT;
     for (int attempt = 0; attempt < 3; attempt++) {
         if (attempt) rescan_directory(path);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO never blocks */
         if (fd < 0 && stale(errno)) continue;
         RETURN_IF_ERRNO(fd < 0, LATTIO_ERR_STAT);
         rc = lattio_fs_refresh_fd(fd, size);

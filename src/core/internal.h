@@ -171,6 +171,17 @@ int lattio_source_read_exact(const lattio_source *src, uint64_t off, void *buf, 
  * Reserved flag bits are tolerated here (lattio_lime_check reports them) and
  * so is missing padding after the last payload. */
 int lattio_lime_header_at(const lattio_source *src, uint64_t off, lattio_record_info *info);
+/* Open path for reading: regular files only (ERR_OPEN with the kind in
+ * the detail and errno EISDIR for a directory, EINVAL for a FIFO, socket or
+ * device; opening never blocks), after lattio_fs_refresh. */
+int lattio_open_regular(const char *path, int *fd);
+/* Every record of r's file, read once and kept by r (at most max records:
+ * ERR_BAD_METADATA beyond); *recs stays valid until r is closed.  The
+ * reader's position afterwards is unspecified. */
+int lattio_lime_reader_index(lattio_lime_reader *r, int max, const lattio_record_info **recs, int *n);
+/* Make the record `info` (from r's index) r's current record, its header
+ * read again at its offset: ERR_STATE when it is not there any more. */
+int lattio_lime_reader_goto(lattio_lime_reader *r, const lattio_record_info *info);
 
 /* Offset of the header following the record `info` describes. */
 static inline uint64_t lattio_lime_next_offset(const lattio_record_info *info)

@@ -162,10 +162,7 @@ int lattio_lime_check(const char *path, lattio_problem *problems, size_t max, si
 {
     RETURN_IF(!path, LATTIO_ERR_ARG);
     int fd;
-    (void)lattio_fs_refresh(path, NULL); /* another node may have just written it */
-    do fd = open(path, O_RDONLY | O_CLOEXEC);
-    while (fd < 0 && errno == EINTR);
-    RETURN_IF_ERRNO(fd < 0, LATTIO_ERR_OPEN);
+    RETURN_IF_ERROR(lattio_open_regular(path, &fd));
     lattio_source src;
     int rc = lattio_source_fd(fd, &src);
     if (rc == LATTIO_OK) rc = lattio_lime_check_source(&src, problems, max, count, nrecords);

@@ -15,6 +15,8 @@ struct lattio_lime_reader {
     int has_record;
     uint64_t pos;  /* sequential position inside the current payload */
     uint64_t next; /* offset of the next header to read */
+    lattio_record_info *index; /* every record, once read (lattio_lime_reader_index) */
+    int nindex, indexed;
 };
 
 int lattio_lime_reader_open(const char *path, lattio_lime_reader **out)
@@ -22,10 +24,7 @@ int lattio_lime_reader_open(const char *path, lattio_lime_reader **out)
     RETURN_IF(!path || !out, LATTIO_ERR_ARG);
     *out = NULL;
     int fd;
-    (void)lattio_fs_refresh(path, NULL); /* another node may have just written it */
-    do fd = open(path, O_RDONLY | O_CLOEXEC);
-    while (fd < 0 && errno == EINTR);
-    RETURN_IF_ERRNO(fd < 0, LATTIO_ERR_OPEN);
+    RETURN_IF_ERROR(lattio_open_regular(path, &fd));
     lattio_lime_reader *r = lattio_calloc(1, sizeof *r);
     if (!r) {
         close(fd);
@@ -45,6 +44,7 @@ void lattio_lime_reader_close(lattio_lime_reader *r)
 {
     if (!r) return;
     if (r->fd >= 0) close(r->fd);
+    lattio_free(r->index);
     lattio_free(r);
 }
 
@@ -132,5 +132,47 @@ int lattio_lime_reader_seek(lattio_lime_reader *r, uint64_t offset)
     RETURN_IF(!r->has_record, LATTIO_ERR_STATE);
     RETURN_IF(offset > r->cur.length, LATTIO_ERR_RECORD_OVERRUN);
     r->pos = offset;
+    return LATTIO_OK;
+}
+
+int lattio_lime_reader_index(lattio_lime_reader *r, int max, const lattio_record_info **recs, int *n)
+{
+    RETURN_IF(!r || !recs || !n || max < 1, LATTIO_ERR_ARG);
+    *recs = NULL, *n = 0;
+    if (!r->indexed) {
+        RETURN_IF_ERROR(lattio_lime_reader_rewind(r));
+        int cap = 0, rc;
+        lattio_record_info info;
+        while ((rc = lattio_lime_reader_next(r, &info)) == LATTIO_OK) {
+            if (r->nindex == cap) {
+                RETURN_IF(cap >= max, LATTIO_ERR_BAD_METADATA);
+                cap = cap ? 2 * cap : 32;
+                if (cap > max) cap = max;
+                lattio_record_info *p = lattio_realloc(r->index, (size_t)cap * sizeof *p);
+                RETURN_IF(!p, LATTIO_ERR_NOMEM);
+                r->index = p;
+            }
+            r->index[r->nindex++] = info;
+        }
+        if (rc != LATTIO_ERR_EOF) {
+            r->nindex = 0;
+            return rc;
+        }
+        r->indexed = 1;
+    }
+    *recs = r->index, *n = r->nindex;
+    return LATTIO_OK;
+}
+
+int lattio_lime_reader_goto(lattio_lime_reader *r, const lattio_record_info *info)
+{
+    RETURN_IF(!r || !info, LATTIO_ERR_ARG);
+    lattio_record_info found;
+    RETURN_IF_ERROR(lattio_lime_header_at(&r->src, info->offset, &found));
+    RETURN_IF(found.length != info->length || strcmp(found.type, info->type) != 0, LATTIO_ERR_STATE);
+    r->cur = found;
+    r->has_record = 1;
+    r->pos = 0;
+    r->next = lattio_lime_next_offset(&found);
     return LATTIO_OK;
 }

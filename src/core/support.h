@@ -36,6 +36,10 @@ typedef struct lattio_temp_info {
  * PATH.lattio-tmp.*, and PATH.lattio-convert.* of older releases).  *list
  * is freed with lattio_temp_list_free.  ERR_ARG, ERR_OPEN (directory), ERR_NOMEM. */
 int lattio_temp_list(const char *path, lattio_temp_info **list, size_t *count);
+/* Local.  The temporaries a killed writer of QIO volume set `base` left:
+ * beside its journal and beside every volume of either naming
+ * (src/field/volumes_publish.c).  ERR_ARG (not a set's name), ERR_NOMEM. */
+int lattio_volumes_temp_list(const char *base, lattio_temp_info **list, size_t *count);
 void lattio_temp_list_free(lattio_temp_info *list, size_t count);
 /* Local.  Create a fresh temporary file beside `path` under such a name
  * (exclusively, mode 0666 less the umask), open for writing in *fd; its name
@@ -136,5 +140,21 @@ int lattio_xml_hex32(const char *xml, size_t len, const char *tag, uint32_t *val
  * out (size bytes, NUL-terminated); *needed (may be NULL) receives the
  * escaped length without the NUL.  ERR_OVERFLOW when it does not fit. */
 int lattio_xml_escape(const char *text, char *out, size_t size, size_t *needed);
+
+/* --- text from files (text.c) ---------------------------------------------
+ * lattio_text_escape: src into dst (size bytes, NUL-terminated, cut when it
+ * does not fit) with every byte outside printable ASCII, and the backslash,
+ * as \xNN: safe on a terminal.  lattio_json_string: s as a JSON string
+ * (quotes, backslashes and control bytes escaped, bytes >= 0x7f as \u00NN). */
+#include <stdio.h>
+void lattio_text_escape(char *dst, size_t size, const char *src);
+void lattio_json_string(FILE *f, const char *s);
+
+/* 1 for a status of the I/O (-1xx) or MPI (-4xx) ranges: a failure of the
+ * system, not of the file's contents. */
+static inline int lattio_status_is_io(int status)
+{
+    return (status <= -100 && status > -200) || (status <= -400 && status > -500);
+}
 
 #endif

@@ -78,6 +78,20 @@ int lattio_output_check(const char *path)
     return LATTIO_FAIL(LATTIO_ERR_NOT_REGULAR, "output");
 }
 
+int lattio_output_allowed(const char *path, const char *const *inputs, int n)
+{
+    RETURN_IF(!path || (n > 0 && !inputs), LATTIO_ERR_ARG);
+    RETURN_IF_ERROR(lattio_output_check(path));
+    struct stat so, si;
+    if (stat(path, &so) != 0) return LATTIO_OK; /* a new file */
+    for (int i = 0; i < n; i++)
+        if (inputs[i] && stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+            lattio_detail_set("%s is the same file as the input %s", path, inputs[i]);
+            return LATTIO_FAIL(LATTIO_ERR_OUTPUT_IS_INPUT, "output is an input");
+        }
+    return LATTIO_OK;
+}
+
 int lattio_temp_publish(const char *tmp, const char *path)
 {
     RETURN_IF_ERROR(lattio_output_check(path));

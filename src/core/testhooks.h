@@ -15,6 +15,10 @@ void lattio_field_test_corrupt_writes(int n);
 /* field/volumes_write.c: the next `n` binary records written into QIO
  * volumes reach the file with one byte flipped (after their checksum). */
 void lattio_volume_test_corrupt_writes(int n);
+/* field/volumes_publish.c: SIGKILL this process before step k of the next
+ * set publications (0: the journal's rename; then each rename and removal
+ * it lists; last: the journal's removal); -1 never. */
+void lattio_volume_test_kill_at(int k);
 /* container/geometry.c: container ids (and temporary-name suffixes) are `id`
  * from now on; 0 restores random ids. */
 void lattio_cont_test_set_id(uint64_t id);

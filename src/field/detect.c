@@ -4,6 +4,7 @@
 #include "fsinfo.h"
 
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -54,9 +55,8 @@ int lattio_gauge_detect(const char *path, int *format)
 {
     RETURN_IF(!path || !format, LATTIO_ERR_ARG);
     *format = LATTIO_GAUGE_UNKNOWN;
-    (void)lattio_fs_refresh(path, NULL); /* another node may have just written it */
-    const int fd = open(path, O_RDONLY | O_CLOEXEC);
-    RETURN_IF_ERRNO(fd < 0, LATTIO_ERR_OPEN);
+    int fd;
+    RETURN_IF_ERROR(lattio_open_regular(path, &fd));
     lattio_source src;
     unsigned char h[28];
     size_t got = 0;
@@ -93,7 +93,7 @@ int lattio_h5_is_hdf5(const char *path)
     static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
     static const unsigned char lime[4] = {0x45, 0x67, 0x89, 0xab};
     if (path) (void)lattio_fs_refresh(path, NULL); /* for this sniff (HDF5 opens through lattio_h5_fopen) */
-    int fd = path ? open(path, O_RDONLY) : -1;
+    int fd = path ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1; /* a FIFO never blocks */
     if (fd < 0) return 0;
     int found = 0;
     unsigned char b[8];
@@ -106,5 +106,22 @@ int lattio_h5_is_hdf5(const char *path)
         found = memcmp(b, sig, 8) == 0 && (at == 0 || base_address(fd, at) == (uint64_t)at);
     }
     close(fd);
+    return found;
+}
+
+int lattio_h5_is_target(const char *target)
+{
+    if (!target) return 0;
+    if (lattio_h5_is_hdf5(target)) return 1;
+    const char *sep = NULL;
+    for (const char *p = target; (p = strstr(p, ":/")); p++) sep = p;
+    if (!sep || sep == target) return 0;
+    const size_t n = (size_t)(sep - target);
+    char *file = malloc(n + 1);
+    if (!file) return 0;
+    memcpy(file, target, n);
+    file[n] = '\0';
+    const int found = lattio_h5_is_hdf5(file);
+    free(file);
     return found;
 }

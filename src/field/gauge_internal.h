@@ -40,6 +40,10 @@ int gauge_read_links(const lattio_source *src, uint64_t offset, uint64_t volume,
 
 /* Third row of a 3x3 complex row-major matrix: conj(row0 x row1). */
 void gauge_reconstruct_row(double *m);
+/* The observables a format's header carries (NERSC, openQCD, HiRep) of
+ * links u: ERR_ARG when they are not finite (NaN or infinite links), as no
+ * reader could check the header against them. */
+int gauge_header_stats(const char *format, const double *u, const uint64_t dims[4], int nc, lattio_gauge_stats *st);
 
 /* An output file written under a temporary name and renamed at the end. */
 typedef struct gauge_out {

@@ -40,9 +40,8 @@ void lattio_gauge_write_options_default(lattio_gauge_write_options *opt, int for
 
 static int read_plain(const char *path, int format, lattio_gauge_info *info, double **u)
 {
-    (void)lattio_fs_refresh(path, NULL); /* another node may have just written it */
-    const int fd = open(path, O_RDONLY | O_CLOEXEC);
-    RETURN_IF_ERRNO(fd < 0, LATTIO_ERR_OPEN);
+    int fd;
+    RETURN_IF_ERROR(lattio_open_regular(path, &fd));
     lattio_source src;
     int rc = lattio_source_fd(fd, &src);
     if (rc == LATTIO_OK) {

@@ -218,3 +218,13 @@ int gauge_out_close(gauge_out *o, int ok)
     o->tmp = NULL;
     return rc;
 }
+
+int gauge_header_stats(const char *format, const double *u, const uint64_t dims[4], int nc, lattio_gauge_stats *st)
+{
+    RETURN_IF_ERROR(lattio_gauge_stats_compute_nc(u, dims, nc, st));
+    if (isfinite(st->plaquette) && isfinite(st->link_trace)) return LATTIO_OK;
+    lattio_detail_set("the links hold NaN or infinity: %s's header would carry a plaquette of %g, which no reader "
+                      "can check (ILDG and SciDAC store such values with their checksum)",
+                      format, st->plaquette);
+    return LATTIO_FAIL(LATTIO_ERR_ARG, "links not finite");
+}

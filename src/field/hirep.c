@@ -92,7 +92,7 @@ int gauge_hirep_write(gauge_out *o, const lattio_gauge_write_options *opt, const
     const int nc = opt->colors ? opt->colors : 3;
     for (int d = 0; d < 4; d++) RETURN_IF(dims[d] > INT32_MAX, LATTIO_ERR_ARG);
     lattio_gauge_stats st;
-    RETURN_IF_ERROR(lattio_gauge_stats_compute_nc(u, dims, nc, &st));
+    RETURN_IF_ERROR(gauge_header_stats("HiRep", u, dims, nc, &st));
     unsigned char h[HIREP_HEADER];
     const uint64_t v[5] = {(uint64_t)nc, dims[3], dims[0], dims[1], dims[2]};
     for (int i = 0; i < 5; i++) lattio_store_be32(h + 4 * i, (uint32_t)v[i]);

@@ -101,6 +101,9 @@ static int parse_line(nersc_header *h, const char *key, const char *v, lattio_ga
     if (strncmp(key, "DIMENSION_", 10) == 0 && key[10] >= '1' && key[10] <= '4' && !key[11]) {
         bad = parse_u64(v, &h->dims[key[10] - '1']);
         h->have_dims[key[10] - '1'] = !bad;
+    } else if (strncmp(key, "DIMENSION_", 10) == 0) { /* a fifth dimension, or DIMENSION_0: not a 4-D field */
+        PROBLEM(info, "NERSC header: %.40s: a NERSC gauge field has DIMENSION_1 to DIMENSION_4 only", key);
+        return LATTIO_FAIL(LATTIO_ERR_BAD_HEADER, "NERSC dimension");
     } else if (strcmp(key, "DATATYPE") == 0) {
         bad = parse_datatype(h, v);
     } else if (strcmp(key, "FLOATING_POINT") == 0) {
@@ -297,7 +300,7 @@ int gauge_nersc_write(gauge_out *o, const lattio_gauge_write_options *opt, const
               LATTIO_FAIL(LATTIO_ERR_UNSUPPORTED, "NERSC two-row storage is SU(3)'s"));
     const int rows = opt->nersc_rows == 2 ? 2 : nc;
     lattio_gauge_stats st;
-    RETURN_IF_ERROR(lattio_gauge_stats_compute_nc(u, dims, nc, &st));
+    RETURN_IF_ERROR(gauge_header_stats("NERSC", u, dims, nc, &st));
     const uint64_t volume = dims[0] * dims[1] * dims[2] * dims[3];
     const int fmt = gauge_file_fmt(opt->precision, opt->little_endian);
     gauge_sum sum = {LATTIO_GSUM_NERSC, 0, 0, 0};

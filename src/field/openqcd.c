@@ -141,7 +141,7 @@ int gauge_openqcd_write(gauge_out *o, const uint64_t dims[4], const double *u)
 {
     for (int d = 0; d < 4; d++) RETURN_IF(dims[d] % 2 != 0 || dims[d] > INT32_MAX, LATTIO_ERR_ARG);
     lattio_gauge_stats st;
-    RETURN_IF_ERROR(lattio_gauge_stats_compute(u, dims, &st));
+    RETURN_IF_ERROR(gauge_header_stats("openQCD", u, dims, 3, &st));
     const uint64_t n[4] = {dims[3], dims[0], dims[1], dims[2]};
     unsigned char h[OQ_HEADER];
     for (int d = 0; d < 4; d++)

@@ -22,20 +22,15 @@ int lattio_field_read_index(lattio_lime_reader *r, lattio_record_info **recs, in
 {
     *recs = NULL;
     *n = 0;
-    RETURN_IF_ERROR(lattio_lime_reader_rewind(r));
-    int cap = 0, rc;
-    lattio_record_info info;
-    while ((rc = lattio_lime_reader_next(r, &info)) == LATTIO_OK) {
-        if (*n == cap) {
-            RETURN_IF(cap >= MAX_RECORDS, LATTIO_ERR_BAD_METADATA);
-            cap = cap ? 2 * cap : 32;
-            lattio_record_info *p = lattio_realloc(*recs, (size_t)cap * sizeof *p);
-            RETURN_IF(!p, LATTIO_ERR_NOMEM);
-            *recs = p;
-        }
-        (*recs)[(*n)++] = info;
-    }
-    return rc == LATTIO_ERR_EOF ? LATTIO_OK : rc;
+    const lattio_record_info *kept;
+    int count;
+    RETURN_IF_ERROR(lattio_lime_reader_index(r, MAX_RECORDS, &kept, &count));
+    if (count == 0) return LATTIO_OK;
+    *recs = lattio_malloc((size_t)count * sizeof **recs); /* the callers own a copy */
+    RETURN_IF(!*recs, LATTIO_ERR_NOMEM);
+    memcpy(*recs, kept, (size_t)count * sizeof **recs);
+    *n = count;
+    return LATTIO_OK;
 }
 
 int lattio_field_count(lattio_lime_reader *r, int *count)
@@ -65,6 +60,22 @@ static int find_first(const lattio_record_info *recs, int n, const char *type)
     return -1;
 }
 
+/* The metadata between two binary records opens one record set: a second
+ * scidac-private-record-xml there announces a field whose binary record
+ * is missing (removed, or the file spliced), and the field after it would
+ * be read with the wrong metadata.  (ildg-format may come twice: Grid
+ * writes a superseded copy first.) */
+static int one_record_set(const lattio_record_info *recs, int lo, int hi, int index)
+{
+    int opened = 0;
+    for (int i = lo + 1; i < hi; i++) opened += strcmp(recs[i].type, "scidac-private-record-xml") == 0;
+    if (opened <= 1) return LATTIO_OK;
+    lattio_detail_set("field %d: records %d to %d hold %d record sets' metadata but one binary record: "
+                      "a binary record before record %d is missing",
+                      index + 1, lo + 2, hi + 1, opened, hi + 1);
+    return LATTIO_FAIL(LATTIO_ERR_BAD_METADATA, "binary record missing");
+}
+
 /* Locate the records of field `index`. */
 static int locate(const lattio_record_info *recs, int n, int index, field_records *fr)
 {
@@ -77,6 +88,7 @@ static int locate(const lattio_record_info *recs, int n, int index, field_record
     }
     if (fr->binary < 0) return LATTIO_ERR_NOT_FOUND;
     const int b = fr->binary;
+    RETURN_IF_ERROR(one_record_set(recs, prev, b, index));
     fr->private_record = find_meta(recs, prev, b, "scidac-private-record-xml");
     fr->record_xml = find_meta(recs, prev, b, "scidac-record-xml");
     fr->ildg_format = find_meta(recs, prev, b, "ildg-format");
@@ -84,22 +96,21 @@ static int locate(const lattio_record_info *recs, int n, int index, field_record
     fr->private_file = find_first(recs, n, "scidac-private-file-xml");
     fr->file_xml = find_first(recs, n, "scidac-file-xml");
     fr->checksum = -1;
-    for (int i = b + 1; i < n && !lattio_field_is_binary_type(recs[i].type); i++)
-        if (strcmp(recs[i].type, "scidac-checksum") == 0) {
-            fr->checksum = i;
-            break;
+    for (int i = b + 1; i < n && !lattio_field_is_binary_type(recs[i].type); i++) {
+        if (strcmp(recs[i].type, "scidac-checksum") != 0) continue;
+        if (fr->checksum >= 0) { /* two: one of them belongs to another field, or contradicts */
+            lattio_detail_set("field %d: records %d and %d are both scidac-checksum records after its binary record",
+                              index + 1, fr->checksum + 1, i + 1);
+            return LATTIO_FAIL(LATTIO_ERR_BAD_METADATA, "second checksum");
         }
+        fr->checksum = i;
+    }
     return LATTIO_OK;
 }
 
 int lattio_field_select_record(lattio_lime_reader *r, const lattio_record_info *recs, int i)
 {
-    int occurrence = 0;
-    for (int k = 0; k < i; k++) occurrence += strcmp(recs[k].type, recs[i].type) == 0;
-    lattio_record_info info;
-    RETURN_IF_ERROR(lattio_lime_reader_find(r, recs[i].type, occurrence, &info));
-    RETURN_IF(info.offset != recs[i].offset, LATTIO_ERR_STATE);
-    return LATTIO_OK;
+    return lattio_lime_reader_goto(r, &recs[i]);
 }
 
 int lattio_field_read_text(lattio_lime_reader *r, const lattio_record_info *recs, int i,
@@ -139,7 +150,8 @@ static int element(const char *tag, int rc, int status)
                       rc == LATTIO_ERR_NOT_FOUND ? "is missing"
                       : rc == LATTIO_ERR_OVERFLOW ? "is out of range or too long"
                                                   : "is malformed or not a number");
-    return status ? status : rc;
+    if (status) return status;
+    return rc == LATTIO_ERR_OVERFLOW ? LATTIO_FAIL(LATTIO_ERR_BAD_XML, "number out of range") : rc; /* the file's */
 }
 
 /* A value of element <tag> outside what it may hold: `status`, noted. */
@@ -220,7 +232,10 @@ static int parse_ildg_format(const char *x, size_t n, lattio_field_info *fi)
     char field[LATTIO_FIELD_TEXT_MAX] = "su3gauge";
     RETURN_IF_ERROR(opt_string(x, n, "field", field, sizeof field));
     int nc = 0, used = 0; /* su<N>gauge: Grid writes it for SU(N) */
-    if (sscanf(field, "su%2dgauge%n", &nc, &used) != 1 || field[used] || nc < 2 || nc > LATTIO_GAUGE_MAX_COLORS) {
+    /* canonical digits only: "su04gauge", "su 4gauge", "su+4gauge" are not ILDG's */
+    const int digit = field[0] == 's' && field[1] == 'u' && field[2] >= '1' && field[2] <= '9';
+    if (!digit || sscanf(field, "su%2dgauge%n", &nc, &used) != 1 || field[used] || nc < 2 ||
+        nc > LATTIO_GAUGE_MAX_COLORS) {
         lattio_detail_set("element <field> is '%s', not 'su<N>gauge' (N = 2 .. %d)", field, LATTIO_GAUGE_MAX_COLORS);
         return LATTIO_FAIL(LATTIO_ERR_BAD_METADATA, "ildg field");
     }

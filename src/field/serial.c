@@ -18,12 +18,7 @@ typedef struct {
 /* Make the field's binary record current in the reader. */
 static int select_binary(lattio_lime_reader *r, const lattio_field_info *fi)
 {
-    lattio_record_info info;
-    RETURN_IF_ERROR(lattio_lime_reader_find(r, fi->binary.type, 0, &info));
-    for (int k = 1; info.offset != fi->binary.offset; k++)
-        RETURN_IF_ERROR(lattio_lime_reader_find(r, fi->binary.type, k, &info));
-    RETURN_IF(info.length != fi->binary.length, LATTIO_ERR_STATE);
-    return LATTIO_OK;
+    return lattio_lime_reader_goto(r, &fi->binary); /* its header read again at its offset and compared */
 }
 
 /* A subset record's sites [first, first + n) (lexicographic in its

@@ -84,10 +84,37 @@ int lattio_field_type_datatype(const lattio_field_type *t, int colors, int preci
     return LATTIO_OK;
 }
 
+/* QIO's datatype names carry the precision and the colours:
+ * "QDP_D3_ColorMatrix", "USQCD_F2_DiracFermion" (PREFIX_<F|D>[N]_Name).
+ * What they say must agree with <precision> and <colors>. */
+static int check_name(const lattio_field_info *fi, int has_colors)
+{
+    const char *p = strchr(fi->datatype, '_');
+    if (!p || (p[1] != 'F' && p[1] != 'D')) return LATTIO_OK;
+    const int bits = p[1] == 'F' ? 32 : 64;
+    long n = 0;
+    const char *q = p + 2;
+    for (; *q >= '0' && *q <= '9' && n < 100000; q++) n = 10 * n + (*q - '0');
+    if (*q != '_') return LATTIO_OK; /* not the convention */
+    if (fi->precision == 32 || fi->precision == 64) {
+        if (bits != fi->precision) {
+            lattio_detail_set("datatype %s says %d-bit, <precision> says %d-bit", fi->datatype, bits, fi->precision);
+            return LATTIO_FAIL(LATTIO_ERR_BAD_METADATA, "precision against the datatype");
+        }
+    }
+    if (q > p + 2 && has_colors && fi->colors && n != fi->colors) {
+        lattio_detail_set("datatype %s says %ld colors, <colors> says %d", fi->datatype, n, fi->colors);
+        return LATTIO_FAIL(LATTIO_ERR_BAD_METADATA, "colors against the datatype");
+    }
+    return LATTIO_OK;
+}
+
 int lattio_field_type_check(const lattio_field_info *fi)
 {
     const lattio_field_type *t = lattio_field_type_of(fi->datatype);
-    if (!t || (fi->precision != 32 && fi->precision != 64)) return LATTIO_OK; /* no convention to hold it to */
+    if (!t) return LATTIO_OK; /* no convention to hold it to */
+    RETURN_IF_ERROR(check_name(fi, strchr(t->kinds, 'C') != NULL));
+    if (fi->precision != 32 && fi->precision != 64) return LATTIO_OK;
     int rank;
     uint64_t want;
     const int colors = strchr(t->kinds, 'C') ? fi->colors : 0, spins = strchr(t->kinds, 'S') ? fi->spins : 0;

@@ -141,8 +141,24 @@ int lattio_volumes_list(const char *base, int *in_dirs, int **numbers, int *coun
     return scan_dir(dir, name, *in_dirs, numbers, count);
 }
 
+int lattio_volumes_journal_name(const char *base, char *out, size_t size)
+{
+    RETURN_IF(!base || !out, LATTIO_ERR_ARG);
+    const int n = snprintf(out, size, "%s" LATTIO_VOLUMES_JOURNAL, base);
+    RETURN_IF(n < 0 || (size_t)n >= size, LATTIO_ERR_OVERFLOW);
+    return LATTIO_OK;
+}
+
+int lattio_volumes_interrupted(const char *base)
+{
+    char j[4096];
+    struct stat st;
+    return base && lattio_volumes_journal_name(base, j, sizeof j) == LATTIO_OK && lstat(j, &st) == 0;
+}
+
 int lattio_volumes_probe(const char *base)
 {
+    if (lattio_volumes_interrupted(base)) return 1; /* a publication to finish: nothing at base is current */
     if (!base || is_regular(base)) return 0;
     char name[4096];
     return (lattio_volumes_name(base, LATTIO_VOLFMT_PART, 0, name, sizeof name) == LATTIO_OK && is_regular(name)) ||
@@ -157,7 +173,6 @@ void lattio_volume_free(lattio_volume *vo)
     if (!vo) return;
     lattio_free(vo->path);
     lattio_free(vo->data);
-    lattio_free(vo->occurrence);
     memset(vo, 0, sizeof *vo);
 }
 
@@ -176,12 +191,11 @@ static int in_volume(const lattio_volume *vo, int rc)
 static int index_records(lattio_lime_reader *r, lattio_volume *vo, const int *is_lattice, int nbinary)
 {
     lattio_record_info info;
-    int cap = 0, seen_binary = 0, seen_list = 0, rc, occurrence[2] = {0, 0};
+    int cap = 0, seen_binary = 0, seen_list = 0, rc;
     while ((rc = lattio_lime_reader_next(r, &info)) == LATTIO_OK) {
         if (strcmp(info.type, LATTIO_SITELIST_TYPE) == 0 && !seen_list++) vo->sitelist = info;
-        const int ildg = strcmp(info.type, "ildg-binary-data") == 0;
-        if (!ildg && strcmp(info.type, "scidac-binary-data") != 0) continue;
-        const int k = seen_binary++, occ = occurrence[ildg]++;
+        if (!lattio_field_is_binary_type(info.type)) continue;
+        const int k = seen_binary++;
         if (is_lattice && (k >= nbinary || !is_lattice[k])) continue;
         RETURN_IF(vo->ndata >= MAX_VOLUME_RECORDS, LATTIO_ERR_BAD_METADATA);
         if (vo->ndata == cap) {
@@ -189,17 +203,33 @@ static int index_records(lattio_lime_reader *r, lattio_volume *vo, const int *is
             lattio_record_info *d = lattio_realloc(vo->data, (size_t)cap * sizeof *d);
             RETURN_IF(!d, LATTIO_ERR_NOMEM);
             vo->data = d;
-            int *o = lattio_realloc(vo->occurrence, (size_t)cap * sizeof *o);
-            RETURN_IF(!o, LATTIO_ERR_NOMEM);
-            vo->occurrence = o;
         }
-        vo->occurrence[vo->ndata] = occ;
         vo->data[vo->ndata++] = info;
     }
     RETURN_IF(rc != LATTIO_ERR_EOF, rc);
     if (!seen_list) {
         lattio_detail_set("no %s record", LATTIO_SITELIST_TYPE);
         return LATTIO_FAIL(LATTIO_ERR_VOLUME_MISSING, "site list");
+    }
+    return LATTIO_OK;
+}
+
+/* The site list and field `first`'s record disagree: when the record
+ * holds the listed sites at half or twice the bytes volume 0 gives a site
+ * (site_bytes), the volume was written at another precision: said so. */
+static int other_precision(const lattio_volume *vo, uint64_t site_bytes, int first, uint64_t volume)
+{
+    const uint64_t len = vo->sitelist.length, data = vo->data[first].length;
+    for (uint64_t w = 4; w <= 8; w += 4) {
+        const uint64_t n = len % w ? 0 : len / w;
+        if (!n || n > volume) continue;
+        if (data == n * site_bytes / 2 || data == n * site_bytes * 2) {
+            lattio_detail_set("%s record %d holds %llu bytes for the %llu listed sites: %s the %llu bytes a site has in "
+                              "volume 0 (the volume was written at another precision)",
+                              vo->data[first].type, first + 1, (unsigned long long)data, (unsigned long long)n,
+                              data < n * site_bytes ? "half" : "twice", (unsigned long long)site_bytes);
+            return LATTIO_FAIL(LATTIO_ERR_FIELD_LENGTH, "volume precision");
+        }
     }
     return LATTIO_OK;
 }
@@ -226,6 +256,11 @@ static int settle_sites(lattio_volume *vo, const uint64_t *site_bytes, const int
             return LATTIO_FAIL(LATTIO_ERR_FIELD_LENGTH, "volume part");
         }
     vo->width = len == 4 * vo->sites ? 4 : len == 8 * vo->sites ? 8 : 0;
+    if (!vo->width && first >= 0) RETURN_IF_ERROR(other_precision(vo, site_bytes[first], first, volume));
+    if (vo->width && vo->sites == 0) { /* QIO writes no empty volume */
+        lattio_detail_set("%s lists no site", LATTIO_SITELIST_TYPE);
+        return LATTIO_FAIL(LATTIO_ERR_VOLUME_SITES, "empty volume");
+    }
     if (!vo->width || vo->sites > volume) {
         lattio_detail_set("%s of %llu bytes for %llu sites (4 or 8 bytes each, at most %llu)",
                           LATTIO_SITELIST_TYPE, (unsigned long long)len, (unsigned long long)vo->sites,
@@ -247,18 +282,36 @@ int lattio_volume_scan(lattio_volume *vo, const lattio_volume_meta *m)
     return in_volume(vo, rc);
 }
 
-/* Select record `info` (the occ-th of its type) in r. */
-static int select_record(lattio_lime_reader *r, const lattio_record_info *want, int occ)
+/* Select record `want` (from r's own index) in r. */
+static int select_record(lattio_lime_reader *r, const lattio_record_info *want)
 {
-    lattio_record_info got;
-    RETURN_IF_ERROR(lattio_lime_reader_find(r, want->type, occ, &got));
-    RETURN_IF(got.offset != want->offset, LATTIO_ERR_STATE);
-    return LATTIO_OK;
+    return lattio_lime_reader_goto(r, want); /* its header read again at its offset and compared */
+}
+
+/* Site i's rank v is beyond the lattice.  A list read as 64-bit ranks
+ * whose 32-bit reading holds only ranks inside it is a 32-bit list of
+ * twice the sites: the volume's records hold half the bytes per site that
+ * volume 0 says (another precision), which is what is wrong. */
+static int beyond(const lattio_volume *vo, const unsigned char *buf, uint64_t i, uint64_t v, uint64_t volume)
+{
+    int as32 = vo->width == 8;
+    for (uint64_t k = 0; as32 && k < 2 * vo->sites; k++)
+        as32 = ((uint64_t)buf[4 * k] << 24 | (uint64_t)buf[4 * k + 1] << 16 | (uint64_t)buf[4 * k + 2] << 8 |
+                buf[4 * k + 3]) < volume;
+    if (as32) {
+        lattio_detail_set("the binary records hold %llu sites' worth of bytes, the site list %llu sites: the "
+                          "volume was written at half the precision volume 0 gives",
+                          (unsigned long long)vo->sites, (unsigned long long)(2 * vo->sites));
+        return LATTIO_FAIL(LATTIO_ERR_FIELD_LENGTH, "volume precision");
+    }
+    lattio_detail_set("site %llu of the site list is rank %llu, beyond the volume %llu", (unsigned long long)i,
+                      (unsigned long long)v, (unsigned long long)volume);
+    return LATTIO_FAIL(LATTIO_ERR_VOLUME_SITES, "rank out of range");
 }
 
 int lattio_volume_ranks(lattio_lime_reader *r, const lattio_volume *vo, uint64_t volume, uint64_t *ranks)
 {
-    RETURN_IF_ERROR(select_record(r, &vo->sitelist, 0));
+    RETURN_IF_ERROR(select_record(r, &vo->sitelist));
     const size_t w = (size_t)vo->width;
     unsigned char *buf = lattio_malloc((size_t)vo->sitelist.length ? (size_t)vo->sitelist.length : 1);
     RETURN_IF(!buf, LATTIO_ERR_NOMEM);
@@ -267,11 +320,7 @@ int lattio_volume_ranks(lattio_lime_reader *r, const lattio_volume *vo, uint64_t
         uint64_t v = 0;
         for (size_t b = 0; b < w; b++) v = v << 8 | buf[i * w + b];
         ranks[i] = v;
-        if (v >= volume) {
-            lattio_detail_set("site %llu of the site list is rank %llu, beyond the volume %llu",
-                              (unsigned long long)i, (unsigned long long)v, (unsigned long long)volume);
-            rc = LATTIO_FAIL(LATTIO_ERR_VOLUME_SITES, "rank out of range");
-        }
+        if (v >= volume) rc = beyond(vo, buf, i, v, volume);
     }
     lattio_free(buf);
     return rc;
@@ -315,7 +364,7 @@ static int inside(const lattio_field_info *fi, const uint64_t *ranks, uint64_t n
 int lattio_volume_read_part(lattio_lime_reader *r, const lattio_volume *vo, int j, const uint64_t *ranks,
                             const lattio_field_info *fi, lattio_volume_sink sink, void *ctx)
 {
-    RETURN_IF_ERROR(select_record(r, &vo->data[j], vo->occurrence[j]));
+    RETURN_IF_ERROR(select_record(r, &vo->data[j]));
     const uint64_t site = fi->typesize * fi->datacount;
     uint64_t *sub = NULL, nsites = vo->sites;
     if (fi->recordtype == 2) RETURN_IF_ERROR(inside(fi, ranks, vo->sites, &sub, &nsites));
@@ -367,6 +416,27 @@ static void free_fields(lattio_field_info *f, int n)
 
 /* Volume 0's binary records described, its volume format and the lattice
  * fields' site sizes. */
+/* Binary record k of volume 0 described into *fk and counted in m. */
+static int meta_field(lattio_lime_reader *r, int k, lattio_volume_meta *m, lattio_field_info *fk)
+{
+    RETURN_IF_ERROR(lattio_field_info_read_part(r, k, 1, fk));
+    if (fk->volfmt == LATTIO_VOLFMT_SINGLE) {
+        lattio_detail_set("scidac-private-file-xml says volfmt 0 (or is missing): a single file, not volume 0");
+        return LATTIO_FAIL(LATTIO_ERR_BAD_METADATA, "volfmt");
+    }
+    m->lattice_of[k] = fk->recordtype != 1 ? m->nlattice : -1;
+    if (fk->recordtype != 1) {
+        m->is_lattice[k] = 1;
+        m->whole[m->nlattice] = fk->recordtype == 0;
+        m->site_bytes[m->nlattice++] = fk->typesize * fk->datacount;
+    }
+    m->volfmt = fk->volfmt;
+    m->nd = fk->nd;
+    memcpy(m->dims, fk->dims, sizeof m->dims);
+    m->volume = fk->volume;
+    return LATTIO_OK;
+}
+
 int lattio_volume_meta_read(lattio_lime_reader *r, lattio_volume_meta *m, lattio_field_info **fields)
 {
     memset(m, 0, sizeof *m);
@@ -380,24 +450,7 @@ int lattio_volume_meta_read(lattio_lime_reader *r, lattio_volume_meta *m, lattio
     m->whole = lattio_calloc((size_t)(n ? n : 1), sizeof *m->whole);
     int rc = f && m->is_lattice && m->site_bytes && m->lattice_of && m->whole ? LATTIO_OK
                                                                             : LATTIO_FAIL(LATTIO_ERR_NOMEM, "meta");
-    for (int k = 0; rc == LATTIO_OK && k < n; k++) {
-        rc = lattio_field_info_read_part(r, k, 1, &f[k]);
-        if (rc == LATTIO_OK && f[k].volfmt == LATTIO_VOLFMT_SINGLE) {
-            lattio_detail_set("scidac-private-file-xml says volfmt 0 (or is missing): a single file, not volume 0");
-            rc = LATTIO_FAIL(LATTIO_ERR_BAD_METADATA, "volfmt");
-        }
-        if (rc != LATTIO_OK) break;
-        m->lattice_of[k] = f[k].recordtype != 1 ? m->nlattice : -1;
-        if (f[k].recordtype != 1) {
-            m->is_lattice[k] = 1;
-            m->whole[m->nlattice] = f[k].recordtype == 0;
-            m->site_bytes[m->nlattice++] = f[k].typesize * f[k].datacount;
-        }
-        m->volfmt = f[k].volfmt;
-        m->nd = f[k].nd;
-        memcpy(m->dims, f[k].dims, sizeof m->dims);
-        m->volume = f[k].volume;
-    }
+    for (int k = 0; rc == LATTIO_OK && k < n; k++) rc = meta_field(r, k, m, &f[k]);
     m->nbinary = n;
     if (rc == LATTIO_OK && n == 0) {
         lattio_detail_set("volume 0 holds no binary record");
@@ -502,6 +555,12 @@ int lattio_volumes_open(const char *base, lattio_volumes **out)
     RETURN_IF(!base || !out, LATTIO_ERR_ARG);
     *out = NULL;
     lattio_detail_clear();
+    if (lattio_volumes_interrupted(base)) {
+        lattio_detail_set("%s: a writer was stopped while it published a new set (its journal %s" LATTIO_VOLUMES_JOURNAL
+                          " is there): 'lattio clean %s' completes it",
+                          base, base, base);
+        return LATTIO_FAIL(LATTIO_ERR_INTERRUPTED, "publication interrupted");
+    }
     lattio_volumes *v = lattio_calloc(1, sizeof *v);
     RETURN_IF(!v, LATTIO_ERR_NOMEM);
     const int rc = open_set(base, v);
@@ -601,9 +660,7 @@ static int read_global(lattio_volumes *v, const lattio_field_info *fi, place_ctx
     RETURN_IF_ERROR(lattio_lime_reader_open(v->vol[0].path, &r));
     unsigned char *buf = lattio_malloc((size_t)(fi->binary.length ? fi->binary.length : 1));
     int rc = buf ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "global");
-    lattio_record_info info = {0};
-    for (int k = 0; rc == LATTIO_OK && (k == 0 || info.offset != fi->binary.offset); k++)
-        rc = lattio_lime_reader_find(r, fi->binary.type, k, &info);
+    if (rc == LATTIO_OK) rc = lattio_lime_reader_goto(r, &fi->binary);
     if (rc == LATTIO_OK) rc = lattio_lime_reader_read_at(r, 0, buf, (size_t)fi->binary.length);
     if (rc == LATTIO_OK) rc = lattio_scidac_sum_global(&c->sum, buf, (size_t)fi->binary.length);
     if (rc == LATTIO_OK && c->bytes) memcpy(c->bytes, buf, (size_t)fi->binary.length);

@@ -43,19 +43,35 @@ typedef struct lattio_volume {
     int width;                 /* bytes per rank in the site list: 4 or 8 */
     int ndata;
     lattio_record_info *data;  /* the lattice fields' binary records */
-    int *occurrence;           /* each one's place among the records of its type */
 } lattio_volume;
 
 /* The set's volume numbers (sorted) and naming (in_dirs: volNNNN/NAME,
  * found from its volume 0); _as: those of the naming given. */
 int lattio_volumes_list(const char *base, int *in_dirs, int **numbers, int *count);
 int lattio_volumes_list_as(const char *base, int in_dirs, int **numbers, int *count);
-/* Remove the volumes of set `base` (naming of volfmt) not among keep[]:
- * what an earlier, larger set left. */
-int lattio_volumes_prune(const char *base, int volfmt, const int *keep, int nkeep);
+/* The journal of a set's publication (volumes_publish.c): its name and
+ * whether one is there (a publication was interrupted). */
+#define LATTIO_VOLUMES_JOURNAL ".lattio-publish"
+int lattio_volumes_journal_name(const char *base, char *out, size_t size);
+int lattio_volumes_interrupted(const char *base);
+/* A usable set name: a file name (not "", ".", "..", no trailing '/')
+ * without tab or newline (the journal's separators).  ERR_ARG otherwise. */
+int lattio_volumes_check_base(const char *base);
+/* Publish n new volumes (numbers[i] complete under the temporary name
+ * tmps[i]) as the set `base` in volfmt's naming, as one unit: the journal,
+ * the renames, the removal of what the new set replaces (the older set's
+ * other volumes, a set of the other naming, a single file at base), the
+ * journal removed.  On failure before the journal, the temporaries are
+ * removed and the previous set is untouched. */
+int lattio_volumes_publish(const char *base, int volfmt, int n, const int *numbers, char *const *tmps);
 /* The parent directory of path (partfile in directories), made when
- * missing; ERR_NOT_REGULAR when something else has its name. */
-int lattio_volume_make_parent(const char *path);
+ * missing (*made 1); ERR_NOT_REGULAR when something else has its name. */
+int lattio_volume_make_parent(const char *path, int *made);
+/* The set `base` may be written: a usable name (lattio_volumes_check_base),
+ * no interrupted publication, and none of the files it would replace or
+ * remove (a single file at base, the volumes of either naming) is one of
+ * the n `inputs`: ERR_OUTPUT_IS_INPUT naming it. */
+int lattio_volumes_output_allowed(const char *base, const char *const *inputs, int n);
 /* vo->path and vo->number set: index the volume and check its records
  * against m (errors name the volume). */
 int lattio_volume_scan(lattio_volume *vo, const lattio_volume_meta *m);
@@ -99,6 +115,10 @@ int lattio_volume_out_pread(lattio_volume_out *o, void *buf, size_t n, uint64_t 
 int lattio_volume_out_payload(lattio_volume_out *o, const lattio_field_info *fi, int rec, int mb, int me);
 /* Close: rename into place (publish) or remove the temporary file. */
 int lattio_volume_out_close(lattio_volume_out *o, int publish);
+/* Close a complete volume and keep it under its temporary name, handed
+ * over in *tmp (lattio_free; for lattio_volumes_publish); on failure (or
+ * when ok is 0) the temporary is removed and *tmp is NULL. */
+int lattio_volume_out_keep(lattio_volume_out *o, int ok, char **tmp);
 /* The big-endian site list of n ranks, 4 bytes each when the largest fits
  * 32 bits (as QIO writes it), else 8: *out lattio_malloc'd, *len. */
 int lattio_volume_sitelist(const uint64_t *ranks, uint64_t n, unsigned char **out, uint64_t *len);

@@ -105,6 +105,22 @@ int lattio_volume_out_close(lattio_volume_out *o, int publish)
     return rc;
 }
 
+int lattio_volume_out_keep(lattio_volume_out *o, int ok, char **tmp)
+{
+    int rc = o->status;
+    *tmp = NULL;
+    if (o->fd >= 0 && close(o->fd) != 0 && rc == LATTIO_OK) rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_CLOSE, "close");
+    if (o->tmp && ok && rc == LATTIO_OK) *tmp = o->tmp;
+    else if (o->tmp) {
+        unlink(o->tmp);
+        lattio_free(o->tmp);
+    }
+    lattio_free(o->path);
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
+    return rc;
+}
+
 int lattio_volume_sitelist(const uint64_t *ranks, uint64_t n, unsigned char **out, uint64_t *len)
 {
     uint64_t max = 0;
@@ -235,6 +251,18 @@ static int join_records(lattio_volumes *v, lattio_lime_reader *r, lattio_volume_
     return rc == LATTIO_ERR_EOF ? LATTIO_OK : rc;
 }
 
+/* The joined file replaces none of the set's volumes. */
+static int join_output_allowed(const lattio_volumes *v, const char *out)
+{
+    lattio_volumes_info vi;
+    RETURN_IF_ERROR(lattio_volumes_describe(v, &vi));
+    for (int i = 0; i < vi.volumes; i++) {
+        const char *in = lattio_volumes_path(v, i);
+        RETURN_IF_ERROR(lattio_output_allowed(out, &in, 1));
+    }
+    return LATTIO_OK;
+}
+
 int lattio_volumes_join(const char *base, const char *out)
 {
     RETURN_IF(!base || !out, LATTIO_ERR_ARG);
@@ -242,7 +270,8 @@ int lattio_volumes_join(const char *base, const char *out)
     RETURN_IF_ERROR(lattio_volumes_open(base, &v));
     lattio_lime_reader *r = NULL;
     lattio_volume_out o;
-    int rc = lattio_lime_reader_open(lattio_volumes_path(v, 0), &r);
+    int rc = join_output_allowed(v, out);
+    if (rc == LATTIO_OK) rc = lattio_lime_reader_open(lattio_volumes_path(v, 0), &r);
     if (rc == LATTIO_OK) {
         rc = lattio_volume_out_open(&o, out);
         if (rc == LATTIO_OK) rc = join_records(v, r, &o);
@@ -270,6 +299,8 @@ typedef struct split_job {
     uint64_t dims[LATTIO_MAX_DIMS];
     part *parts;
     int nparts;
+    char **made; /* directories this split made (partfile in directories), removed on failure */
+    int nmade;
 } split_job;
 
 static int bad_plan(const char *what, int d, long long v)
@@ -389,20 +420,38 @@ static int part_sitelist(const split_job *j, const part *q, unsigned char **list
     return rc;
 }
 
-int lattio_volume_make_parent(const char *path)
+int lattio_volume_make_parent(const char *path, int *made)
 {
     char dir[4096];
     const char *slash = strrchr(path, '/');
+    *made = 0;
     RETURN_IF(!slash || (size_t)(slash - path) >= sizeof dir, LATTIO_ERR_ARG);
     memcpy(dir, path, (size_t)(slash - path));
     dir[slash - path] = '\0';
-    if (mkdir(dir, 0777) == 0 || errno == EEXIST) {
+    if ((*made = mkdir(dir, 0777) == 0) || errno == EEXIST) {
         struct stat st;
         if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return LATTIO_OK;
         lattio_detail_set("%s exists and is not a directory", dir);
         return LATTIO_FAIL(LATTIO_ERR_NOT_REGULAR, "volume directory");
     }
     return LATTIO_FAIL_ERRNO(LATTIO_ERR_OPEN, "mkdir");
+}
+
+/* The directory of a volume, made when missing (and noted, to be removed
+ * again when the split fails). */
+static int make_parent(split_job *j, const char *path)
+{
+    int made;
+    RETURN_IF_ERROR(lattio_volume_make_parent(path, &made));
+    if (!made) return LATTIO_OK;
+    char **more = lattio_realloc(j->made, (size_t)(j->nmade + 1) * sizeof *more);
+    RETURN_IF(!more, LATTIO_ERR_NOMEM);
+    j->made = more;
+    const char *slash = strrchr(path, '/');
+    RETURN_IF(!(more[j->nmade] = lattio_malloc((size_t)(slash - path) + 1)), LATTIO_ERR_NOMEM);
+    memcpy(more[j->nmade], path, (size_t)(slash - path));
+    more[j->nmade++][slash - path] = '\0';
+    return LATTIO_OK;
 }
 
 /* The volumes' headers: volume 0 the private file XML, its site list and
@@ -420,7 +469,7 @@ static int split_headers(split_job *j, const char *base, lattio_lime_reader *r, 
         unsigned char *list = NULL;
         uint64_t len = 0;
         rc = lattio_volumes_name(base, j->p->volfmt, q->number, path, sizeof path);
-        if (rc == LATTIO_OK && j->p->volfmt == LATTIO_VOLFMT_PART_DIR) rc = lattio_volume_make_parent(path);
+        if (rc == LATTIO_OK && j->p->volfmt == LATTIO_VOLFMT_PART_DIR) rc = make_parent(j, path);
         if (rc == LATTIO_OK) rc = lattio_volume_out_open(&q->o, path);
         if (rc == LATTIO_OK) rc = part_sitelist(j, q, &list, &len);
         const int master = k == 0;
@@ -514,6 +563,31 @@ static int split_fields(lattio_lime_reader *r, split_job *j, lattio_field_info *
     return LATTIO_OK;
 }
 
+/* All volumes or none: every part complete is published as the set, one
+ * unit (lattio_volumes_publish); otherwise every temporary and directory
+ * made is removed. */
+static int publish_parts(split_job *j, const char *base, int rc)
+{
+    char **tmps = lattio_calloc((size_t)(j->nparts ? j->nparts : 1), sizeof *tmps);
+    int *numbers = lattio_malloc((size_t)(j->nparts ? j->nparts : 1) * sizeof *numbers);
+    if (rc == LATTIO_OK && (!tmps || !numbers)) rc = LATTIO_FAIL(LATTIO_ERR_NOMEM, "volumes");
+    for (int k = 0; k < j->nparts; k++) {
+        const int kept = lattio_volume_out_keep(&j->parts[k].o, rc == LATTIO_OK && tmps, tmps ? &tmps[k] : &(char *){0});
+        if (rc == LATTIO_OK) rc = kept;
+        if (numbers) numbers[k] = j->parts[k].number;
+    }
+    if (rc == LATTIO_OK) rc = lattio_volumes_publish(base, j->p->volfmt, j->nparts, numbers, tmps);
+    for (int k = 0; tmps && k < j->nparts; k++) lattio_free(tmps[k]); /* published, removed, or in its journal */
+    for (int k = j->nmade - 1; k >= 0; k--) {
+        if (rc != LATTIO_OK) (void)rmdir(j->made[k]); /* kept when something else is in it */
+        lattio_free(j->made[k]);
+    }
+    lattio_free(j->made);
+    lattio_free(tmps);
+    lattio_free(numbers);
+    return rc;
+}
+
 static int split_into(split_job *j, lattio_lime_reader *r, const char *base)
 {
     lattio_field_info *fields = NULL;
@@ -529,23 +603,14 @@ static int split_into(split_job *j, lattio_lime_reader *r, const char *base)
     for (int k = 0; fields && k < nf; k++) lattio_field_info_free(&fields[k]);
     lattio_free(fields);
     lattio_free(recs);
-    /* all volumes or none */
-    for (int k = 0; k < j->nparts; k++) {
-        const int closed = lattio_volume_out_close(&j->parts[k].o, rc == LATTIO_OK);
-        if (rc == LATTIO_OK) rc = closed;
-    }
-    int *numbers = rc == LATTIO_OK ? lattio_malloc((size_t)j->nparts * sizeof *numbers) : NULL;
-    for (int k = 0; numbers && k < j->nparts; k++) numbers[k] = j->parts[k].number;
-    if (rc == LATTIO_OK) rc = numbers ? lattio_volumes_prune(base, j->p->volfmt, numbers, j->nparts)
-                                      : LATTIO_FAIL(LATTIO_ERR_NOMEM, "numbers");
-    lattio_free(numbers);
-    return rc;
+    return publish_parts(j, base, rc);
 }
 
 int lattio_volumes_split(const char *in, const char *base, const lattio_volumes_plan *p)
 {
     RETURN_IF(!in || !base || !p, LATTIO_ERR_ARG);
     lattio_detail_clear();
+    RETURN_IF_ERROR(lattio_volumes_output_allowed(base, &in, 1));
     lattio_lime_reader *r;
     RETURN_IF_ERROR(lattio_lime_reader_open(in, &r));
     split_job j;
@@ -566,23 +631,5 @@ int lattio_volume_out_payload(lattio_volume_out *o, const lattio_field_info *fi,
     int rc = lattio_field_payload(fi, rec, p, len, &len);
     if (rc == LATTIO_OK) rc = lattio_volume_out_record(o, lattio_field_record_type(rec), p, len, mb, me, NULL);
     lattio_free(p);
-    return rc;
-}
-
-int lattio_volumes_prune(const char *base, int volfmt, const int *keep, int nkeep)
-{
-    const int in_dirs = volfmt == LATTIO_VOLFMT_PART_DIR;
-    int *numbers = NULL, count = 0;
-    RETURN_IF_ERROR(lattio_volumes_list_as(base, in_dirs, &numbers, &count));
-    int rc = LATTIO_OK;
-    for (int i = 0; rc == LATTIO_OK && i < count; i++) {
-        int kept = 0;
-        for (int k = 0; k < nkeep && !kept; k++) kept = keep[k] == numbers[i];
-        char path[4096];
-        if (kept) continue;
-        rc = lattio_volumes_name(base, volfmt, numbers[i], path, sizeof path);
-        if (rc == LATTIO_OK && unlink(path) != 0 && errno != ENOENT) rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_WRITE, "unlink");
-    }
-    lattio_free(numbers);
     return rc;
 }

@@ -9,6 +9,8 @@
 #include "h5_internal.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -560,5 +562,55 @@ int lattio_h5_find(MPI_Comm comm, const char *target, int nd, lattio_h5_entry *e
     const int rc = with_file(comm, file, find_field, &f);
     lattio_free(file);
     lattio_free(object);
+    return rc;
+}
+
+/* Collective: every lattice field of FILE (counted, then listed); *list is
+ * malloc'd, NULL when there is none. */
+static int list_all(MPI_Comm comm, const char *file, int nd, lattio_h5_entry **list, int *count)
+{
+    int rc = lattio_h5_list(comm, file, nd, NULL, 0, count);
+    if (rc != LATTIO_OK || *count == 0) return rc;
+    *list = malloc((size_t)*count * sizeof **list);
+    rc = lattio_agree(comm, *list ? LATTIO_OK : LATTIO_ERR_NOMEM);
+    int all = 0;
+    if (rc == LATTIO_OK) rc = lattio_h5_list(comm, file, nd, *list, *count, &all);
+    if (rc == LATTIO_OK && all != *count) /* the file changed between the calls */
+        rc = LATTIO_FAIL(LATTIO_ERR_HDF5, "the file changed while it was listed");
+    return rc;
+}
+
+int lattio_h5_fields(MPI_Comm comm, const char *target, int nd, char *file, size_t file_size,
+                     lattio_h5_entry **list, int *count)
+{
+    RETURN_IF(!target || !list || !count || !file || !file_size, LATTIO_ERR_ARG);
+    *list = NULL, *count = 0, file[0] = '\0';
+    /* rank 0 decides whether target names a whole file (another node's
+     * view of the name may lag) */
+    struct stat st;
+    int rank = 0, whole = 0;
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Comm_rank(comm, &rank), "rank"));
+    if (rank == 0) whole = stat(target, &st) == 0 && S_ISREG(st.st_mode);
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Bcast(&whole, 1, MPI_INT, 0, comm), "bcast"));
+    char *f = NULL, *object = NULL;
+    int rc = whole ? LATTIO_OK : lattio_h5_split(target, &f, &object);
+    const char *name = whole ? target : f;
+    if (rc == LATTIO_OK && strlen(name) >= file_size) rc = LATTIO_FAIL(LATTIO_ERR_ARG, "file name too long");
+    if (rc == LATTIO_OK) snprintf(file, file_size, "%s", name);
+    rc = lattio_agree(comm, rc);
+    if (rc == LATTIO_OK && whole) {
+        rc = list_all(comm, target, nd, list, count);
+    } else if (rc == LATTIO_OK) {
+        *list = malloc(sizeof **list);
+        rc = lattio_agree(comm, *list ? LATTIO_OK : LATTIO_ERR_NOMEM);
+        if (rc == LATTIO_OK) rc = lattio_h5_find(comm, target, nd, *list);
+        *count = rc == LATTIO_OK;
+    }
+    lattio_free(f);
+    lattio_free(object);
+    if (rc != LATTIO_OK) {
+        free(*list);
+        *list = NULL, *count = 0;
+    }
     return rc;
 }

@@ -49,3 +49,11 @@ int lattio_h5_find(MPI_Comm comm, const char *target, int nd, lattio_h5_entry *e
 {
     return LATTIO_FAIL(LATTIO_ERR_HDF5_UNAVAILABLE, "built without HDF5");
 }
+
+int lattio_h5_fields(MPI_Comm comm, const char *target, int nd, char *file, size_t file_size,
+                     lattio_h5_entry **list, int *count)
+{
+    if (list) *list = NULL;
+    if (count) *count = 0;
+    return LATTIO_FAIL(LATTIO_ERR_HDF5_UNAVAILABLE, "built without HDF5");
+}

@@ -195,6 +195,20 @@ static hid_t spin_type(hid_t file, const char *what, int bits, hid_t colour, int
     return array_of(file, name, colour, n, 4, n == 2 ? 4 : 0);
 }
 
+/* QDP++'s layout: a gauge field [..][4] of .ColorMatrix<P><N>, a
+ * propagator [..] of .Propagator<P>3, other fields [..][n] of reals. */
+static hid_t qdp_type(hid_t file, hid_t real, int gauge, uint64_t reals, int bits, int colors, lattio_h5_shape *shape)
+{
+    if (gauge) {
+        const int n = colors > 0 ? colors : 3;
+        shape->dims[shape->rank++] = reals / (2 * (uint64_t)(n * n));
+        return colour_type_n(file, real, bits, 1, n);
+    }
+    if (reals == 288 && colors == 3) return spin_type(file, "Propagator", bits, colour_type(file, real, bits, 1), 2);
+    shape->dims[shape->rank++] = reals;
+    return H5Tcopy(real);
+}
+
 hid_t lattio_h5_make_type(hid_t file, int layout, int gauge, uint64_t reals, int bits, int colors,
                           lattio_h5_shape *shape, int nd)
 {
@@ -204,17 +218,7 @@ hid_t lattio_h5_make_type(hid_t file, int layout, int gauge, uint64_t reals, int
     shape->reals = reals;
     shape->kind = NULL;
     const hid_t real = bits == 32 ? (be ? H5T_IEEE_F32BE : H5T_IEEE_F32LE) : (be ? H5T_IEEE_F64BE : H5T_IEEE_F64LE);
-    if (layout == LATTIO_H5_QDP) {
-        if (gauge) { /* [..][4] of .ColorMatrix<P><N> */
-            const int n = colors > 0 ? colors : 3;
-            shape->dims[shape->rank++] = reals / (2 * (uint64_t)(n * n));
-            return colour_type_n(file, real, bits, 1, n);
-        }
-        if (reals == 288 && colors == 3) /* [..] of .Propagator<P>3 */
-            return spin_type(file, "Propagator", bits, colour_type(file, real, bits, 1), 2);
-        shape->dims[shape->rank++] = reals; /* [..][n] of reals */
-        return H5Tcopy(real);
-    }
+    if (layout == LATTIO_H5_QDP) return qdp_type(file, real, gauge, reals, bits, colors, shape);
     /* Qlua: one object per site, of the kind its reals make (an SU(N)
      * gauge group's direction: N x N) */
     if (colors > 0 && colors != 3 && reals == 2 * (uint64_t)(colors * colors)) {

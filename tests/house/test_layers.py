@@ -19,7 +19,7 @@ import sys
 LAYERS = [
     ("src/core", 0), ("src/container", 1), ("src/field", 2), ("compat/lime", 3),
     ("src/io", 4), ("src/strategy", 5), ("src/container/mpi", 6), ("src/field/mpi", 6),
-    ("src/hdf5", 7), ("compat/lemon", 8),
+    ("src/hdf5", 7), ("compat/lemon", 8), ("src/ops", 3), ("src/ops/mpi", 8),
 ]
 FOLDERS_ONLY_CIRCLES = ["tools/lattio"]
 SKIP = {"src/hdf5/h5_none.c"}

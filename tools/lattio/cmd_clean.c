@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static const char clean_help[] =
     "usage: lattio clean [--dry-run] PATH...\n"
@@ -20,6 +21,10 @@ static const char clean_help[] =
     "file system), or whose process still runs, or named by an older lattio, is\n"
     "listed and kept: check on that host, or remove it by hand once you know its\n"
     "writer is dead.\n"
+    "When PATH names a QIO volume set, the temporaries beside its volumes are\n"
+    "listed too, and a publication of a new set that a killed writer left\n"
+    "(its journal PATH.lattio-publish) is completed first: PATH then holds the\n"
+    "new set.\n"
     "  --dry-run   list only, remove nothing\n"
     "\n"
     "Exit status: 0 success (including nothing to clean), 1 a removal or the\n"
@@ -59,12 +64,30 @@ void tool_note_temporaries(const char *cmd, const char *path)
     lattio_temp_list_free(list, n);
 }
 
-static int clean_path(const char *path, int dry)
+/* A volume set's publication a killed writer left: carried out. */
+static int finish_publication(const char *path, int dry)
 {
-    lattio_temp_info *list = NULL;
-    size_t n = 0;
-    int rc = lattio_temp_list(path, &list, &n);
-    if (rc != LATTIO_OK) return tool_status_error("clean", path, rc, "%s", " (listing its directory)");
+    char journal[4096];
+    snprintf(journal, sizeof journal, "%s.lattio-publish", path);
+    if (access(journal, F_OK) != 0) return TOOL_OK;
+    tool_print_escaped(stdout, path);
+    if (dry) {
+        fputs(": QIO volume set: interrupted publication (its journal is there): would be completed\n", stdout);
+        return TOOL_OK;
+    }
+    int done = 0;
+    const int rc = lattio_volumes_recover(path, &done);
+    if (rc != LATTIO_OK) {
+        fputs(": QIO volume set: interrupted publication not completed\n", stdout);
+        return tool_status_error("clean", path, rc, "%s", tool_detail());
+    }
+    fputs(done ? ": QIO volume set: interrupted publication completed, the new set is in place\n" : "", stdout);
+    return TOOL_OK;
+}
+
+/* Each temporary of the list described, and removed when its writer is gone. */
+static int clean_list(lattio_temp_info *list, size_t n, int dry)
+{
     int ret = TOOL_OK;
     for (size_t i = 0; i < n; i++) {
         describe(stdout, &list[i]);
@@ -79,6 +102,20 @@ static int clean_path(const char *path, int dry)
         fputc('\n', stdout);
     }
     lattio_temp_list_free(list, n);
+    return ret;
+}
+
+/* PATH's temporaries; when PATH names a QIO volume set, also its
+ * interrupted publication (completed) and its volumes' temporaries. */
+static int clean_path(const char *path, int dry)
+{
+    if (finish_publication(path, dry) != TOOL_OK) return TOOL_FAIL;
+    lattio_temp_info *list = NULL;
+    size_t n = 0;
+    int rc = lattio_temp_list(path, &list, &n);
+    if (rc != LATTIO_OK) return tool_status_error("clean", path, rc, "%s", " (listing its directory)");
+    int ret = clean_list(list, n, dry);
+    if (lattio_volumes_temp_list(path, &list, &n) == LATTIO_OK && clean_list(list, n, dry) != TOOL_OK) ret = TOOL_FAIL;
     return ret;
 }
 

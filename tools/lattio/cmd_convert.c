@@ -94,38 +94,49 @@ static int parse_value(const char *opt, const char *v, convert_args *a)
     return tool_usage("convert", "bad value '%s' for %s", v, opt);
 }
 
-static int parse_args(int argc, char **argv, convert_args *a)
+/* argv[*i] as one of convert's options with its value: 1 taken, 0 not an
+ * option of convert, -1 after a usage message. */
+static int take_option(int argc, char **argv, int *i, convert_args *a)
 {
     static const char *const opts[] = {"--to",   "--precision", "--nersc-rows", "--layout",
                                        "--path", "--volumes",   "--grid",       "--io-grid"};
-    int npos = 0;
-    memset(a, 0, sizeof *a);
-    a->format = LATTIO_GAUGE_ILDG;
-    a->rows = 3;
-    for (int i = 1; i < argc; i++) {
+    for (int k = 0; k < (int)(sizeof opts / sizeof opts[0]); k++) {
         const char *v = NULL;
-        int matched = 0;
-        for (int k = 0; k < (int)(sizeof opts / sizeof opts[0]) && !matched; k++) {
-            const int m = tool_option(argc, argv, &i, opts[k], &v);
-            if (m < 0) return tool_usage("convert", "missing value for %s", opts[k]);
-            if (m > 0) {
-                matched = 1;
-                if (parse_value(opts[k], v, a)) return TOOL_USAGE;
-            }
-        }
-        if (matched) continue;
-        if (argv[i][0] == '-' && argv[i][1]) return tool_usage("convert", "unknown option '%s'", argv[i]);
-        if (npos == 0) a->in = argv[i];
-        else if (npos == 1) a->out = argv[i];
-        npos++;
+        const int m = tool_option(argc, argv, i, opts[k], &v);
+        if (m < 0) return tool_usage("convert", "missing value for %s", opts[k]), -1;
+        if (m > 0) return parse_value(opts[k], v, a) ? -1 : 1;
     }
-    if (npos != 2) return tool_usage("convert", "need IN and OUT");
+    return 0;
+}
+
+/* The options that go together. */
+static int check_args(convert_args *a)
+{
     if ((a->h5_layout || a->h5_path) && a->format != LATTIO_GAUGE_HDF5)
         return tool_usage("convert", "--layout and --path apply to --to hdf5");
     if (!a->h5_path) a->h5_path = "/lattice";
     if ((a->grid_nd || a->io_nd) && !a->volfmt) return tool_usage("convert", "--grid and --io-grid apply to --volumes");
     if (a->volfmt && a->to_given) return tool_usage("convert", "--volumes splits IN as it is: no --to");
     return TOOL_OK;
+}
+
+static int parse_args(int argc, char **argv, convert_args *a)
+{
+    int npos = 0;
+    memset(a, 0, sizeof *a);
+    a->format = LATTIO_GAUGE_ILDG;
+    a->rows = 3;
+    for (int i = 1; i < argc; i++) {
+        const int taken = take_option(argc, argv, &i, a);
+        if (taken < 0) return TOOL_USAGE;
+        if (taken) continue;
+        if (argv[i][0] == '-' && argv[i][1]) return tool_usage("convert", "unknown option '%s'", argv[i]);
+        if (npos == 0) a->in = argv[i];
+        else if (npos == 1) a->out = argv[i];
+        npos++;
+    }
+    if (npos != 2) return tool_usage("convert", "need IN and OUT");
+    return check_args(a);
 }
 
 static verify_report convert_written; /* the written file, verified */
@@ -174,7 +185,7 @@ static int write_and_check(const convert_args *a, const verify_report *in, const
     verify_report *out = &convert_written;
     double *v = NULL;
     int ret = TOOL_OK;
-    if (!verify_file(target, out, &v) || !v) {
+    if (!tool_verify_serial(target, out, &v) || !v) {
         convert_report_problems(out, "written file holds no gauge field (ERR_VERIFY)");
         ret = TOOL_FAIL;
     } else {
@@ -211,7 +222,7 @@ static int run_convert(int argc, char **argv)
     double *u = NULL;
     const char *inputs[1] = {a.in};
     if (tool_output_allowed("convert", a.out, inputs, 1) != TOOL_OK) return TOOL_FAIL;
-    if (!verify_file(a.in, &in, &u) || !u) {
+    if (!tool_verify_serial(a.in, &in, &u) || !u) {
         convert_report_problems(&in, "no gauge field to convert (ERR_UNSUPPORTED)");
         lattio_gauge_free(u);
         return TOOL_FAIL;

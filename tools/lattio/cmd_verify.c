@@ -26,38 +26,50 @@ static const char verify_help[] =
     "Exit status: 0 everything holds for every file, 1 anything does not\n"
     "(or a file is unreadable), 2 unusable arguments.\n";
 
+/* The FILE arguments in place at the front of argv (after "--" every word
+ * is a file); *json for --json.  Returns the number of files, or -1 after
+ * the usage message. */
+static int files_of(int argc, char **argv, int *json)
+{
+    int n = 0, only_files = 0;
+    *json = 0;
+    for (int i = 1; i < argc; i++) {
+        const int option = !only_files && argv[i][0] == '-' && argv[i][1] != '\0';
+        if (option && strcmp(argv[i], "--") == 0) only_files = 1;
+        else if (option && strcmp(argv[i], "--json") == 0) *json = 1;
+        else if (option) return tool_usage("verify", "unknown option '%s'", argv[i]), -1;
+        else argv[1 + n++] = argv[i];
+    }
+    if (n == 0) tool_usage("verify", "missing FILE");
+    return n ? n : -1;
+}
+
+/* One file verified (collectively under MPI); rank 0 prints the report. */
+static int verify_one(const char *path, int json, int first)
+{
+    static verify_report rep;
+    int ret = tool_verify(path, &rep, NULL, NULL) ? TOOL_OK : TOOL_FAIL;
+    if (tool_rank() != 0) return ret; /* under MPI rank 0 reports */
+    if (json) {
+        fputs(first ? "\n" : ",\n", stdout);
+        if (verify_print_json(stdout, &rep) != LATTIO_OK)
+            ret = tool_status_error("verify", path, LATTIO_ERR_NOMEM, "%s", "");
+    } else {
+        verify_print_text(stdout, &rep);
+    }
+    fflush(stdout);
+    return ret;
+}
+
 static int run_verify(int argc, char **argv)
 {
-    int json = 0, nfiles = 0, only_files = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!only_files && strcmp(argv[i], "--") == 0) only_files = 1;
-        else if (!only_files && strcmp(argv[i], "--json") == 0) json = 1;
-        else if (!only_files && argv[i][0] == '-' && argv[i][1] != '\0')
-            return tool_usage("verify", "unknown option '%s'", argv[i]);
-        else nfiles++;
-    }
-    if (nfiles == 0) return tool_usage("verify", "missing FILE");
-    static verify_report rep;
-    int ret = TOOL_OK, first = 1;
-    only_files = 0;
+    int json;
+    const int n = files_of(argc, argv, &json);
+    if (n < 0) return TOOL_USAGE;
+    int ret = TOOL_OK;
     if (json && tool_rank() == 0) fputc('[', stdout);
-    for (int i = 1; i < argc; i++) {
-        if (!only_files && strcmp(argv[i], "--") == 0) {
-            only_files = 1;
-            continue;
-        }
-        if (!only_files && strcmp(argv[i], "--json") == 0) continue;
-        if (!verify_file_any(argv[i], &rep)) ret = TOOL_FAIL;
-        if (tool_rank() != 0) continue; /* under MPI rank 0 reports */
-        if (json) {
-            fputs(first ? "\n" : ",\n", stdout);
-            verify_print_json(stdout, &rep);
-        } else {
-            verify_print_text(stdout, &rep);
-        }
-        first = 0;
-        fflush(stdout);
-    }
+    for (int i = 0; i < n; i++)
+        if (verify_one(argv[1 + i], json, i == 0) != TOOL_OK) ret = TOOL_FAIL;
     if (json && tool_rank() == 0) fputs("\n]\n", stdout);
     return ret;
 }

@@ -269,7 +269,7 @@ static int convert_all(const convert_args *a, const cf_plan *p, const cf_field *
         const cf_field *f = &fields[i];
         lattio_layout l;
         double *buf = NULL;
-        rc = tool_slab_layout(MPI_COMM_WORLD, f->nd, f->dims, f->elements, &l);
+        rc = lattio_layout_slab(MPI_COMM_WORLD, f->nd, f->dims, f->elements, &l);
         const uint64_t n = rc == LATTIO_OK ? lattio_layout_local_sites(&l) * f->elements : 0;
         if (rc == LATTIO_OK && !(buf = malloc(n ? n * sizeof *buf : 1))) rc = LATTIO_ERR_NOMEM;
         rc = agree(rc);
@@ -293,7 +293,7 @@ static int compare_one(const convert_args *a, const cf_plan *p, lattio_file *in,
 {
     lattio_layout l;
     double *x = NULL, *y = NULL;
-    int rc = tool_slab_layout(MPI_COMM_WORLD, f->nd, f->dims, f->elements, &l);
+    int rc = lattio_layout_slab(MPI_COMM_WORLD, f->nd, f->dims, f->elements, &l);
     const uint64_t n = rc == LATTIO_OK ? lattio_layout_local_sites(&l) * f->elements : 0;
     if (rc == LATTIO_OK && (!(x = malloc(n ? n * sizeof *x : 1)) || !(y = malloc(n ? n * sizeof *y : 1))))
         rc = LATTIO_ERR_NOMEM;

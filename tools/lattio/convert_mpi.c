@@ -1,5 +1,5 @@
 /* convert_mpi.c -- `lattio convert` under an MPI launcher for ILDG/SciDAC
- * files: IN verified and read in parallel (verify_file_any keeps the gauge
+ * files: IN verified and read in parallel (tool_verify keeps the gauge
  * field, a slab of t per rank), OUT written with lattio_field_write
  * (verify-after-write, one rewrite allowed) under a temporary name,
  * verified in parallel and compared link by link (largest difference
@@ -92,10 +92,10 @@ static int check_out(const convert_args *a, const convert_plan *p, const verify_
     char target[sizeof p->out.tmp + 300];
     snprintf(target, sizeof target, "%s", p->out.tmp);
     if (a->format == LATTIO_GAUGE_HDF5) convert_h5_target(a, p->out.tmp, target, sizeof target);
-    const int ok = verify_file_any(target, out);
     lattio_layout lv;
     double *v = NULL;
-    const int have = verify_take_gauge(&lv, &v);
+    const int ok = tool_verify(target, out, &lv, &v);
+    const int have = v != NULL; /* alike on every rank */
     double d = 0;
     if (have) {
         const uint64_t n = lattio_layout_local_sites(l) * l->site_bytes / sizeof(double);
@@ -114,10 +114,10 @@ static int check_out(const convert_args *a, const convert_plan *p, const verify_
 int convert_parallel(const convert_args *a)
 {
     static verify_report in;
-    const int ok = verify_file_any(a->in, &in);
     lattio_layout l;
     double *u = NULL;
-    const int have = verify_take_gauge(&l, &u);
+    const int ok = tool_verify(a->in, &in, &l, &u);
+    const int have = u != NULL;
     convert_plan p;
     memset(&p, 0, sizeof p);
     if (tool_rank() == 0) {

@@ -44,26 +44,36 @@ static int wants_help(int argc, char **argv)
     return 0;
 }
 
-static int dispatch(int argc, char **argv)
+/* `lattio`, `lattio --help [CMD]`, `lattio --version`: printed (rank 0
+ * alone under MPI); 1 when argv was one of them (*rc its status). */
+static int general(int argc, char **argv, FILE *out, int *rc)
 {
-    FILE *out = tool_rank() == 0 ? stdout : NULL; /* under MPI only rank 0 prints */
+    *rc = TOOL_OK;
     if (argc < 2) {
         if (out) print_main_help(stderr);
-        return TOOL_USAGE;
+        *rc = TOOL_USAGE;
+        return 1;
     }
     const char *name = argv[1];
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
         const tool_command *c = argc > 2 ? find_command(argv[2]) : NULL;
-        if (out && c)
-            fputs(c->help, out);
-        else if (out)
-            print_main_help(out);
-        return TOOL_OK;
+        if (out) fputs(c ? c->help : "", out);
+        if (out && !c) print_main_help(out);
+        return 1;
     }
     if (strcmp(name, "--version") == 0) {
         if (out) printf("lattio %s\n", lattio_version());
-        return TOOL_OK;
+        return 1;
     }
+    return 0;
+}
+
+static int dispatch(int argc, char **argv)
+{
+    FILE *out = tool_rank() == 0 ? stdout : NULL; /* under MPI only rank 0 prints */
+    int rc;
+    if (general(argc, argv, out, &rc)) return rc;
+    const char *name = argv[1];
     const tool_command *c = find_command(name);
     if (!c) {
         if (out) fprintf(stderr, "lattio: unknown command '%s' (try 'lattio --help')\n", name);
@@ -74,7 +84,7 @@ static int dispatch(int argc, char **argv)
         return TOOL_OK;
     }
     if (!c->parallel && tool_nranks() > 1) return tool_run_on_root(c, argc - 1, argv + 1);
-    int rc = c->run(argc - 1, argv + 1);
+    rc = c->run(argc - 1, argv + 1);
     if (fflush(stdout) != 0 && rc == TOOL_OK) {
         if (out) fprintf(stderr, "lattio %s: writing standard output failed\n", name);
         rc = TOOL_FAIL;

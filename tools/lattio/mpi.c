@@ -121,17 +121,3 @@ int tool_run_on_root(const tool_command *c, int argc, char **argv)
     return tool_mpi_share_status(rc);
 }
 
-int tool_slab_layout(MPI_Comm comm, int nd, const uint64_t *dims, uint64_t elements, lattio_layout *l)
-{
-    int rank = 0, size = 1;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    uint64_t lo[LATTIO_MAX_DIMS] = {0}, count[LATTIO_MAX_DIMS];
-    if (nd < 1 || nd > LATTIO_MAX_DIMS) return LATTIO_ERR_ARG;
-    memcpy(count, dims, (size_t)nd * sizeof *dims);
-    int rc = lattio_split(dims[nd - 1], (uint64_t)size, (uint64_t)rank, &lo[nd - 1], &count[nd - 1]);
-    if (rc == LATTIO_OK) rc = lattio_layout_init(l, nd, dims, lo, count, elements * 8);
-    for (int d = 0; rc == LATTIO_OK && d < nd; d++) l->file_order[d] = l->mem_order[d] = nd - 1 - d;
-    return rc == LATTIO_OK ? lattio_layout_check(l) : rc;
-}
-

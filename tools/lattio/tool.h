@@ -57,10 +57,6 @@ int tool_mpi_share_status(int rc);
 int tool_mpi_first_failure(int failed);
 /* Run a non-parallel command on rank 0 only; every rank returns its status. */
 int tool_run_on_root(const tool_command *c, int argc, char **argv);
-/* Local: this rank's slab of the slowest dimension of a field of nd
- * dimensions (dims x fastest), file order = memory order = t slowest,
- * `elements` native doubles per site. */
-int tool_slab_layout(MPI_Comm comm, int nd, const uint64_t *dims, uint64_t elements, lattio_layout *l);
 
 /* Streaming block size for payload copies. */
 #define TOOL_BLOCK_SIZE ((size_t)8 << 20)
@@ -80,10 +76,7 @@ int tool_status_error(const char *cmd, const char *file, int status, const char 
 const char *tool_detail(void);
 /* 1 for a status of the I/O (-1xx) or MPI (-4xx) ranges: a failure of the
  * system, not of the file's contents. */
-static inline int tool_is_io_status(int status)
-{
-    return (status <= -100 && status > -200) || (status <= -400 && status > -500);
-}
+static inline int tool_is_io_status(int status) { return lattio_status_is_io(status); }
 
 /* "lattio CMD: FILE: <text>"; file may be NULL.  Returns TOOL_FAIL. */
 int tool_error(const char *cmd, const char *file, const char *fmt, ...)

@@ -17,16 +17,34 @@
 
 /* --- messages ------------------------------------------------------------ */
 
+/* One line of a message on stderr: bytes a terminal would act on (control
+ * bytes, bytes >= 0x7f: text quoted from a file) as \xNN. */
+static void emit(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p >= 0x7f) fprintf(stderr, "\\x%02x", *p);
+        else fputc(*p, stderr);
+    }
+}
+
+static void emit_v(const char *fmt, va_list ap)
+{
+    char line[4096];
+    vsnprintf(line, sizeof line, fmt, ap);
+    emit(line);
+}
+
 int tool_status_error(const char *cmd, const char *file, int status, const char *suffix_fmt, ...)
 {
     if (tool_rank() != 0) return TOOL_FAIL;
-    fprintf(stderr, "lattio %s: %s: %s (%s)", cmd, file, lattio_strerror(status),
-            lattio_error_name(status));
+    fprintf(stderr, "lattio %s: ", cmd);
+    emit(file);
+    fprintf(stderr, ": %s (%s)", lattio_strerror(status), lattio_error_name(status));
     if (tool_is_io_status(status))
-        fputs(tool_errno_suffix(), stderr); /* the system's reason */
+        emit(tool_errno_suffix()); /* the system's reason */
     va_list ap;
     va_start(ap, suffix_fmt);
-    vfprintf(stderr, suffix_fmt, ap);
+    emit_v(suffix_fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
     return TOOL_FAIL;
@@ -36,10 +54,13 @@ int tool_error(const char *cmd, const char *file, const char *fmt, ...)
 {
     if (tool_rank() != 0) return TOOL_FAIL;
     fprintf(stderr, "lattio %s: ", cmd);
-    if (file) fprintf(stderr, "%s: ", file);
+    if (file) {
+        emit(file);
+        fputs(": ", stderr);
+    }
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    emit_v(fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
     return TOOL_FAIL;
@@ -81,15 +102,8 @@ const char *tool_detail(void)
 
 int tool_output_allowed(const char *cmd, const char *out, const char *const *inputs, int n)
 {
-    struct stat so, si;
-    const int rc = lattio_output_check(out); /* the library's rule: regular files only */
-    if (rc != LATTIO_OK) return tool_status_error(cmd, out, rc, "%s", tool_detail());
-    if (lstat(out, &so) != 0) return TOOL_OK; /* a new file */
-    for (int i = 0; i < n; i++)
-        if (inputs[i] && stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
-            return tool_error(cmd, out, "is the same file as the input %s: refusing to overwrite it",
-                              inputs[i]);
-    return TOOL_OK;
+    const int rc = lattio_output_allowed(out, inputs, n); /* the library's rule */
+    return rc == LATTIO_OK ? TOOL_OK : tool_status_error(cmd, out, rc, "%s", tool_detail());
 }
 
 int tool_output_open(tool_output *o, const char *cmd, const char *path)
@@ -282,15 +296,7 @@ int tool_copy_payload(const char *cmd, tool_walk *w, const char *path, int out_f
 
 static int printable(unsigned char c) { return c >= 0x20 && c < 0x7f && c != '\\'; }
 
-void tool_escape(char *dst, size_t size, const char *src)
-{
-    size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)src; *p && n + 5 < size; p++) {
-        if (printable(*p)) dst[n++] = (char)*p;
-        else n += (size_t)snprintf(dst + n, size - n, "\\x%02x", *p);
-    }
-    if (size) dst[n < size ? n : size - 1] = '\0';
-}
+void tool_escape(char *dst, size_t size, const char *src) { lattio_text_escape(dst, size, src); }
 
 /* s with every byte outside printable ASCII escaped as \xNN; newlines and
  * tabs kept when `lines`. */
@@ -312,22 +318,4 @@ void tool_json_number(FILE *out, double v)
     else fputs("null", out);
 }
 
-void tool_json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
-        default:
-            if (*p < 0x20 || *p >= 0x7f)
-                fprintf(f, "\\u%04x", *p);
-            else
-                fputc(*p, f);
-        }
-    }
-    fputc('"', f);
-}
+void tool_json_string(FILE *f, const char *s) { lattio_json_string(f, s); }

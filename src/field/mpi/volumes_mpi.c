@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* --- the lattice in file order (dimension 0 slowest, as the file ranks) --- */
 
@@ -291,51 +292,71 @@ static int read_my_volumes(MPI_Comm comm, const char *base, const set_view *s, o
     return LATTIO_OK;
 }
 
+/* The counts and displacements of one exchange, in sites. */
+typedef struct counts {
+    int *sc, *sd, *rc, *rd;
+} counts;
+
+static void counts_free(counts *c)
+{
+    lattio_free(c->sc);
+    lattio_free(c->sd);
+    lattio_free(c->rc);
+    lattio_free(c->rd);
+}
+
+/* Local: the posted sites after each other in *sbuf, with their counts. */
+static int pack_posted(const outbox *o, counts *c, unsigned char **sbuf)
+{
+    const size_t P = (size_t)o->size;
+    c->sc = lattio_calloc(P, sizeof *c->sc), c->sd = lattio_calloc(P, sizeof *c->sd);
+    c->rc = lattio_calloc(P, sizeof *c->rc), c->rd = lattio_calloc(P, sizeof *c->rd);
+    RETURN_IF(!c->sc || !c->sd || !c->rc || !c->rd, LATTIO_ERR_NOMEM);
+    uint64_t total = 0;
+    for (size_t q = 0; q < P; q++) {
+        RETURN_IF(o->len[q] > INT32_MAX || total > INT32_MAX, LATTIO_ERR_OVERFLOW);
+        c->sc[q] = (int)o->len[q];
+        c->sd[q] = (int)total;
+        total += o->len[q];
+    }
+    RETURN_IF(!(*sbuf = lattio_malloc((size_t)(total ? total * o->elem : 1))), LATTIO_ERR_NOMEM);
+    for (size_t q = 0; q < P; q++)
+        if (o->len[q]) memcpy(*sbuf + (size_t)c->sd[q] * o->elem, o->buf[q], (size_t)(o->len[q] * o->elem));
+    return LATTIO_OK;
+}
+
+/* Local: the receive displacements from the counts, and the buffer. */
+static int receive_room(const outbox *o, counts *c, unsigned char **in, uint64_t *nin)
+{
+    uint64_t rtotal = 0;
+    for (size_t q = 0; q < (size_t)o->size; q++) {
+        c->rd[q] = (int)rtotal;
+        rtotal += (uint64_t)c->rc[q];
+    }
+    RETURN_IF(rtotal > INT32_MAX, LATTIO_ERR_OVERFLOW);
+    RETURN_IF(!(*in = lattio_malloc((size_t)(rtotal ? rtotal * o->elem : 1))), LATTIO_ERR_NOMEM);
+    *nin = rtotal;
+    return LATTIO_OK;
+}
+
 /* Collective: the posted sites to their ranks (counts in sites, one
  * element type of 8 + site bytes). */
 static int exchange(MPI_Comm comm, outbox *o, unsigned char **in, uint64_t *nin)
 {
-    const size_t P = (size_t)o->size;
-    int *sc = lattio_calloc(P, sizeof *sc), *sd = lattio_calloc(P, sizeof *sd), *rcn = lattio_calloc(P, sizeof *rcn),
-        *rd = lattio_calloc(P, sizeof *rd);
+    counts c = {0};
     unsigned char *sbuf = NULL;
-    int rc = sc && sd && rcn && rd ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "counts");
-    uint64_t total = 0;
-    for (size_t q = 0; rc == LATTIO_OK && q < P; q++) {
-        if (o->len[q] > INT32_MAX || total > INT32_MAX) rc = LATTIO_FAIL(LATTIO_ERR_OVERFLOW, "sites per rank");
-        else {
-            sc[q] = (int)o->len[q];
-            sd[q] = (int)total;
-            total += o->len[q];
-        }
-    }
-    if (rc == LATTIO_OK && !(sbuf = lattio_malloc((size_t)(total ? total * o->elem : 1))))
-        rc = LATTIO_FAIL(LATTIO_ERR_NOMEM, "send buffer");
-    for (size_t q = 0; rc == LATTIO_OK && q < P; q++)
-        if (o->len[q]) memcpy(sbuf + (size_t)sd[q] * o->elem, o->buf[q], (size_t)(o->len[q] * o->elem));
-    rc = lattio_agree(comm, rc);
-    if (rc == LATTIO_OK) rc = lattio_xfer_mpi(MPI_Alltoall(sc, 1, MPI_INT, rcn, 1, MPI_INT, comm), "MPI_Alltoall");
-    uint64_t rtotal = 0;
-    for (size_t q = 0; rc == LATTIO_OK && q < P; q++) {
-        rd[q] = (int)rtotal;
-        rtotal += (uint64_t)rcn[q];
-    }
-    if (rc == LATTIO_OK && rtotal > INT32_MAX) rc = LATTIO_FAIL(LATTIO_ERR_OVERFLOW, "sites per rank");
-    if (rc == LATTIO_OK && !(*in = lattio_malloc((size_t)(rtotal ? rtotal * o->elem : 1))))
-        rc = LATTIO_FAIL(LATTIO_ERR_NOMEM, "receive buffer");
-    rc = lattio_agree(comm, rc);
+    *nin = 0;
+    int rc = lattio_agree(comm, pack_posted(o, &c, &sbuf));
+    if (rc == LATTIO_OK) rc = lattio_xfer_mpi(MPI_Alltoall(c.sc, 1, MPI_INT, c.rc, 1, MPI_INT, comm), "MPI_Alltoall");
+    if (rc == LATTIO_OK) rc = lattio_agree(comm, receive_room(o, &c, in, nin));
     MPI_Datatype t = MPI_DATATYPE_NULL;
     if (rc == LATTIO_OK) rc = lattio_xfer_mpi(MPI_Type_contiguous((int)o->elem, MPI_BYTE, &t), "MPI_Type_contiguous");
     if (rc == LATTIO_OK) rc = lattio_xfer_mpi(MPI_Type_commit(&t), "MPI_Type_commit");
     if (rc == LATTIO_OK)
-        rc = lattio_xfer_mpi(MPI_Alltoallv(sbuf, sc, sd, t, *in, rcn, rd, t, comm), "MPI_Alltoallv");
+        rc = lattio_xfer_mpi(MPI_Alltoallv(sbuf, c.sc, c.sd, t, *in, c.rc, c.rd, t, comm), "MPI_Alltoallv");
     if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
-    *nin = rtotal;
     lattio_free(sbuf);
-    lattio_free(sc);
-    lattio_free(sd);
-    lattio_free(rcn);
-    lattio_free(rd);
+    counts_free(&c);
     return rc;
 }
 
@@ -368,55 +389,46 @@ static void outbox_free(outbox *o)
     lattio_free(o->seen);
 }
 
-static int read_set(MPI_Comm comm, const char *base, const set_view *s, const lattio_field_desc *d,
-                    const lattio_layout *l, void *local, lattio_field_read_info *info)
+/* Local: the outbox of this rank's reads (its buffers for every rank). */
+static int outbox_init(MPI_Comm comm, const set_view *s, const lattio_field_desc *d, const lattio_layout *l,
+                       const geometry *g, const uint64_t *boxes, outbox *o)
 {
-    geometry g;
-    geometry_of(l, &g);
-    uint64_t *boxes = NULL;
-    int tile = 0;
-    int rc = share_boxes(comm, &g, &boxes, &tile);
-    outbox o;
-    memset(&o, 0, sizeof o);
-    o.g = &g;
-    o.boxes = boxes;
-    MPI_Comm_size(comm, &o.size);
-    MPI_Comm_rank(comm, &o.me);
-    o.site = s->fi.typesize * s->fi.datacount;
-    o.elem = 8 + o.site;
-    o.site_bytes = l->site_bytes;
-    o.reals = (size_t)d->elements;
-    o.mem_format = d->mem_format;
-    o.disk_format = s->fi.precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE;
+    memset(o, 0, sizeof *o);
+    o->g = g;
+    o->boxes = boxes;
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Comm_size(comm, &o->size), "MPI_Comm_size"));
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Comm_rank(comm, &o->me), "MPI_Comm_rank"));
+    o->site = s->fi.typesize * s->fi.datacount;
+    o->elem = 8 + o->site;
+    o->site_bytes = l->site_bytes;
+    o->reals = (size_t)d->elements;
+    o->mem_format = d->mem_format;
+    o->disk_format = s->fi.precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE;
     const uint64_t ls = lattio_layout_local_sites(l);
-    if (rc == LATTIO_OK) {
-        o.buf = lattio_calloc((size_t)o.size, sizeof *o.buf);
-        o.len = lattio_calloc((size_t)o.size, sizeof *o.len);
-        o.cap = lattio_calloc((size_t)o.size, sizeof *o.cap);
-        o.packed = lattio_malloc((size_t)(ls ? ls * l->site_bytes : 1));
-        o.seen = lattio_calloc((size_t)(ls / 8 + 1), 1);
-        rc = o.buf && o.len && o.cap && o.packed && o.seen ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "outbox");
-        if (rc == LATTIO_OK) rc = read_my_volumes(comm, base, s, &o);
-        rc = lattio_agree(comm, rc);
-    }
+    o->buf = lattio_calloc((size_t)o->size, sizeof *o->buf);
+    o->len = lattio_calloc((size_t)o->size, sizeof *o->len);
+    o->cap = lattio_calloc((size_t)o->size, sizeof *o->cap);
+    o->packed = lattio_malloc((size_t)(ls ? ls * l->site_bytes : 1));
+    o->seen = lattio_calloc((size_t)(ls / 8 + 1), 1);
+    return o->buf && o->len && o->cap && o->packed && o->seen ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "outbox");
+}
+
+/* Collective: the volumes read held every site of the lattice once. */
+static int count_read(MPI_Comm comm, const set_view *s, const outbox *o)
+{
     uint64_t read = 0;
-    if (rc == LATTIO_OK)
-        rc = lattio_xfer_mpi(MPI_Allreduce(&o.read, &read, 1, MPI_UINT64_T, MPI_SUM, comm), "MPI_Allreduce");
-    if (rc == LATTIO_OK && read != s->fi.volume) {
-        lattio_detail_set("the %d volumes hold %llu sites, the lattice has %llu", s->count, (unsigned long long)read,
-                          (unsigned long long)s->fi.volume);
-        rc = LATTIO_FAIL(LATTIO_ERR_VOLUME_SITES, "site count");
-    }
-    unsigned char *in = NULL;
-    uint64_t nin = 0;
-    if (rc == LATTIO_OK) rc = exchange(comm, &o, &in, &nin);
-    if (rc == LATTIO_OK) rc = lattio_agree(comm, place_sites(&o, in, nin, l, tile, local));
-    lattio_scidac_sum sum = o.sum;
-    if (rc == LATTIO_OK) rc = lattio_agree(comm, lattio_field_xor_sum(comm, &sum));
-    lattio_free(in);
-    outbox_free(&o);
-    lattio_free(boxes);
-    RETURN_IF_ERROR(rc);
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Allreduce(&o->read, &read, 1, MPI_UINT64_T, MPI_SUM, comm), "MPI_Allreduce"));
+    if (read == s->fi.volume) return LATTIO_OK;
+    lattio_detail_set("the %d volumes hold %llu sites, the lattice has %llu", s->count, (unsigned long long)read,
+                      (unsigned long long)s->fi.volume);
+    return LATTIO_FAIL(LATTIO_ERR_VOLUME_SITES, "site count");
+}
+
+/* The checksum over every volume against the stored one, as
+ * lattio_field_read states it. */
+static int check_sum(const set_view *s, const lattio_field_desc *d, lattio_scidac_sum sum,
+                     lattio_field_read_info *info)
+{
     int state = d->skip_checksum ? LATTIO_CHECKSUM_SKIPPED
                 : !s->fi.has_checksum ? LATTIO_CHECKSUM_MISSING : LATTIO_CHECKSUM_VERIFIED;
     if (info) {
@@ -428,6 +440,33 @@ static int read_set(MPI_Comm comm, const char *base, const set_view *s, const la
     if (state == LATTIO_CHECKSUM_VERIFIED && (sum.suma != s->fi.stored.suma || sum.sumb != s->fi.stored.sumb))
         return lattio_field_sum_mismatch(&s->fi, sum);
     return LATTIO_OK;
+}
+
+static int read_set(MPI_Comm comm, const char *base, const set_view *s, const lattio_field_desc *d,
+                    const lattio_layout *l, void *local, lattio_field_read_info *info)
+{
+    geometry g;
+    geometry_of(l, &g);
+    uint64_t *boxes = NULL;
+    int tile = 0;
+    int rc = share_boxes(comm, &g, &boxes, &tile);
+    outbox o;
+    memset(&o, 0, sizeof o);
+    if (rc == LATTIO_OK) rc = outbox_init(comm, s, d, l, &g, boxes, &o);
+    if (rc == LATTIO_OK) rc = read_my_volumes(comm, base, s, &o);
+    rc = lattio_agree(comm, rc);
+    if (rc == LATTIO_OK) rc = count_read(comm, s, &o);
+    unsigned char *in = NULL;
+    uint64_t nin = 0;
+    if (rc == LATTIO_OK) rc = exchange(comm, &o, &in, &nin);
+    if (rc == LATTIO_OK) rc = lattio_agree(comm, place_sites(&o, in, nin, l, tile, local));
+    lattio_scidac_sum sum = o.sum;
+    if (rc == LATTIO_OK) rc = lattio_agree(comm, lattio_field_xor_sum(comm, &sum));
+    lattio_free(in);
+    outbox_free(&o);
+    lattio_free(boxes);
+    RETURN_IF_ERROR(rc);
+    return check_sum(s, d, sum, info);
 }
 
 int lattio_volumes_read(MPI_Comm comm, const char *base, int index, const lattio_field_desc *d, const lattio_layout *l,
@@ -542,11 +581,13 @@ static int make_writers(MPI_Comm comm, int volfmt, const uint64_t *mine, uint64_
 
 /* Writer: open the volume and write its header records. */
 static int open_volume(const char *base, int volfmt, const writers *w, const lattio_field_info *fi, int master,
-                       lattio_volume_out *o)
+                       lattio_volume_out *o, char made[4096])
 {
     char path[4096];
     RETURN_IF_ERROR(lattio_volumes_name(base, volfmt, w->number, path, sizeof path));
-    if (volfmt == LATTIO_VOLFMT_PART_DIR) RETURN_IF_ERROR(lattio_volume_make_parent(path));
+    int new_dir = 0;
+    if (volfmt == LATTIO_VOLFMT_PART_DIR) RETURN_IF_ERROR(lattio_volume_make_parent(path, &new_dir));
+    if (new_dir) snprintf(made, 4096, "%.*s", (int)(strrchr(path, '/') - path), path);
     RETURN_IF_ERROR(lattio_volume_out_open(o, path));
     unsigned char *list;
     uint64_t len;
@@ -675,60 +716,82 @@ static int place_round(lattio_volume_out *o, const writers *w, uint64_t at, size
     return LATTIO_OK;
 }
 
+/* The buffers of the gathering rounds of one field. */
+typedef struct rounds {
+    size_t site;    /* bytes of a site on disk */
+    uint64_t per;   /* sites per member and round */
+    unsigned char *packed, *bytes, *buf;
+    int *cnt, *dsp;
+    uint64_t *k0;
+    MPI_Datatype t;
+} rounds;
+
+static void rounds_free(rounds *g)
+{
+    if (g->t != MPI_DATATYPE_NULL) MPI_Type_free(&g->t);
+    lattio_free(g->packed);
+    lattio_free(g->bytes);
+    lattio_free(g->buf);
+    lattio_free(g->cnt);
+    lattio_free(g->dsp);
+    lattio_free(g->k0);
+}
+
+static int rounds_init(rounds *g, const lattio_field_desc *d, const lattio_layout *l, const writers *w)
+{
+    memset(g, 0, sizeof *g);
+    g->t = MPI_DATATYPE_NULL;
+    g->site = (size_t)d->elements * lattio_real_size(d->disk_format);
+    g->per = g->site >= CHUNK_BYTES ? 1 : CHUNK_BYTES / g->site;
+    const size_t gs = (size_t)w->gsize;
+    g->packed = lattio_malloc((size_t)(g->per * l->site_bytes));
+    g->bytes = lattio_malloc((size_t)(g->per * g->site));
+    g->buf = w->grank == 0 ? lattio_malloc(gs * (size_t)(g->per * g->site)) : NULL;
+    g->cnt = lattio_calloc(gs, sizeof *g->cnt);
+    g->dsp = lattio_calloc(gs, sizeof *g->dsp);
+    g->k0 = lattio_calloc(gs, sizeof *g->k0);
+    RETURN_IF(!g->packed || !g->bytes || (!w->grank && !g->buf) || !g->cnt || !g->dsp || !g->k0, LATTIO_ERR_NOMEM);
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Type_contiguous((int)g->site, MPI_BYTE, &g->t), "MPI_Type_contiguous"));
+    return lattio_xfer_mpi(MPI_Type_commit(&g->t), "MPI_Type_commit");
+}
+
+/* Collective over the group: the writer learns every member's count for
+ * the round (-1: that member failed) and tells them whether it goes on. */
+static int round_counts(const writers *w, rounds *g, int mine_n, int rc)
+{
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Gather(&mine_n, 1, MPI_INT, g->cnt, 1, MPI_INT, 0, w->group), "MPI_Gather"));
+    int bad = 0;
+    for (int q = 0; w->grank == 0 && q < w->gsize; q++) {
+        bad |= g->cnt[q] < 0;
+        g->dsp[q] = q ? g->dsp[q - 1] + g->cnt[q - 1] : 0;
+    }
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Bcast(&bad, 1, MPI_INT, 0, w->group), "MPI_Bcast"));
+    if (bad) return rc != LATTIO_OK ? rc : LATTIO_FAIL(LATTIO_ERR_OTHER_RANK, "a rank of the node failed");
+    return LATTIO_OK;
+}
+
 /* Collective over the group: every member's sites to the writer in rounds
  * of about CHUNK_BYTES per member, each round written at its places. */
 static int gather_rounds(const lattio_field_desc *d, const lattio_layout *l, const void *local, const uint64_t *mine,
                          uint64_t ls, const writers *w, lattio_volume_out *o, uint64_t at, lattio_scidac_sum *sum,
                          lattio_scidac_sum *want)
 {
-    const size_t site = (size_t)d->elements * lattio_real_size(d->disk_format);
-    const uint64_t per = site >= CHUNK_BYTES ? 1 : CHUNK_BYTES / site;
-    const size_t gs = (size_t)w->gsize;
-    uint64_t rounds = (ls + per - 1) / per, all_rounds = 0;
-    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Allreduce(&rounds, &all_rounds, 1, MPI_UINT64_T, MPI_MAX, w->group),
-                                    "MPI_Allreduce"));
-    unsigned char *packed = lattio_malloc((size_t)(per * l->site_bytes)), *bytes = lattio_malloc((size_t)(per * site));
-    unsigned char *buf = w->grank == 0 ? lattio_malloc(gs * (size_t)(per * site)) : NULL;
-    int *cnt = lattio_calloc(gs, sizeof *cnt), *dsp = lattio_calloc(gs, sizeof *dsp);
-    uint64_t *k0 = lattio_calloc(gs, sizeof *k0);
-    int rc = packed && bytes && (w->grank || buf) && cnt && dsp && k0 ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "round");
-    MPI_Datatype t = MPI_DATATYPE_NULL;
-    if (rc == LATTIO_OK) rc = lattio_xfer_mpi(MPI_Type_contiguous((int)site, MPI_BYTE, &t), "MPI_Type_contiguous");
-    if (rc == LATTIO_OK) rc = lattio_xfer_mpi(MPI_Type_commit(&t), "MPI_Type_commit");
-    for (uint64_t r = 0; rc == LATTIO_OK && r < all_rounds; r++) {
-        const uint64_t first = r * per, n = first >= ls ? 0 : ls - first < per ? ls - first : per;
-        rc = chunk_bytes(d, l, local, mine, first, n, packed, bytes, sum);
-        int mine_n = rc == LATTIO_OK ? (int)n : -1; /* -1: this member failed */
-        const int g1 = lattio_xfer_mpi(MPI_Gather(&mine_n, 1, MPI_INT, cnt, 1, MPI_INT, 0, w->group), "MPI_Gather");
-        if (g1 < 0) {
-            rc = g1;
-            break;
-        }
-        int bad = 0; /* the writer tells the node whether the round goes on */
-        for (size_t q = 0; w->grank == 0 && q < gs; q++) {
-            bad |= cnt[q] < 0;
-            dsp[q] = q ? dsp[q - 1] + cnt[q - 1] : 0;
-        }
-        const int g2 = lattio_xfer_mpi(MPI_Bcast(&bad, 1, MPI_INT, 0, w->group), "MPI_Bcast");
-        if (g2 < 0) {
-            rc = g2;
-            break;
-        }
-        if (bad) {
-            if (rc == LATTIO_OK) rc = LATTIO_FAIL(LATTIO_ERR_OTHER_RANK, "a rank of the node failed");
-            break;
-        }
-        rc = lattio_xfer_mpi(MPI_Gatherv(bytes, mine_n, t, buf, cnt, dsp, t, 0, w->group), "MPI_Gatherv");
-        if (rc == LATTIO_OK && w->grank == 0) rc = place_round(o, w, at, site, buf, cnt, k0, want);
-        for (size_t q = 0; w->grank == 0 && q < gs; q++) k0[q] += (uint64_t)cnt[q];
+    rounds g;
+    int rc = rounds_init(&g, d, l, w);
+    uint64_t nr = (ls + g.per - 1) / g.per, all_rounds = 0;
+    const int ar = lattio_xfer_mpi(MPI_Allreduce(&nr, &all_rounds, 1, MPI_UINT64_T, MPI_MAX, w->group), "MPI_Allreduce");
+    if (rc == LATTIO_OK) rc = ar;
+    for (uint64_t r = 0; ar == LATTIO_OK && r < all_rounds; r++) {
+        const uint64_t first = r * g.per, n = first >= ls ? 0 : ls - first < g.per ? ls - first : g.per;
+        if (rc == LATTIO_OK) rc = chunk_bytes(d, l, local, mine, first, n, g.packed, g.bytes, sum);
+        const int mine_n = rc == LATTIO_OK ? (int)n : -1; /* -1: this member failed */
+        rc = round_counts(w, &g, mine_n, rc);
+        if (rc != LATTIO_OK) break;
+        rc = lattio_xfer_mpi(MPI_Gatherv(g.bytes, mine_n, g.t, g.buf, g.cnt, g.dsp, g.t, 0, w->group), "MPI_Gatherv");
+        if (rc == LATTIO_OK && w->grank == 0) rc = place_round(o, w, at, g.site, g.buf, g.cnt, g.k0, want);
+        for (int q = 0; w->grank == 0 && q < w->gsize; q++) g.k0[q] += (uint64_t)g.cnt[q];
     }
-    if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
-    lattio_free(packed);
-    lattio_free(bytes);
-    lattio_free(buf);
-    lattio_free(cnt);
-    lattio_free(dsp);
-    lattio_free(k0);
+    rounds_free(&g);
     return rc;
 }
 
@@ -771,19 +834,83 @@ static int check_write(const char *base, int volfmt, const lattio_field_desc *d,
     return lattio_field_desc_type_check(d, l);
 }
 
-/* Collective: the volume numbers written, to rank 0's prune of an older set. */
-static int prune_old(MPI_Comm comm, const char *base, int volfmt, const writers *w)
+/* Rank 0: the gathered volumes (all[2r] the number of rank r's volume or
+ * -1, its temporary's name at names + displs[r]) published. */
+static int publish_gathered(const char *base, int volfmt, int size, const int *all, char *names, const int *displs)
+{
+    int n = 0;
+    int *numbers = lattio_malloc((size_t)size * sizeof *numbers);
+    char **tmps = lattio_malloc((size_t)size * sizeof *tmps);
+    int rc = numbers && tmps ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "publish");
+    for (int r = 0; rc == LATTIO_OK && r < size; r++)
+        if (all[2 * r] >= 0) numbers[n] = all[2 * r], tmps[n++] = names + displs[r];
+    if (rc == LATTIO_OK) rc = lattio_volumes_publish(base, volfmt, n, numbers, tmps);
+    lattio_free(numbers);
+    lattio_free(tmps);
+    return rc;
+}
+
+/* What rank 0 gathers for the publication: each rank's volume number (or
+ * -1) and temporary name's length (all[2r], all[2r + 1]), the names. */
+typedef struct gathered {
+    int *all, *displs, *lens;
+    char *names;
+} gathered;
+
+static void gathered_free(gathered *g)
+{
+    lattio_free(g->all);
+    lattio_free(g->displs);
+    lattio_free(g->lens);
+    lattio_free(g->names);
+}
+
+/* Collective: every rank's volume number and temporary name to rank 0. */
+static int gather_names(MPI_Comm comm, int rank, int size, const int mine[2], const char *tmp, gathered *g)
+{
+    memset(g, 0, sizeof *g);
+    const int root = rank == 0;
+    if (root) {
+        g->all = lattio_malloc((size_t)size * 2 * sizeof *g->all);
+        g->displs = lattio_malloc((size_t)size * sizeof *g->displs);
+        g->lens = lattio_malloc((size_t)size * sizeof *g->lens);
+    }
+    int rc = lattio_agree(comm, root && (!g->all || !g->displs || !g->lens) ? LATTIO_ERR_NOMEM : LATTIO_OK);
+    if (rc == LATTIO_OK)
+        rc = lattio_xfer_mpi(MPI_Gather(mine, 2, MPI_INT, g->all, 2, MPI_INT, 0, comm), "MPI_Gather");
+    uint64_t total = 0;
+    for (int r = 0; root && rc == LATTIO_OK && r < size; r++) {
+        g->displs[r] = (int)total, g->lens[r] = g->all[2 * r + 1];
+        total += (uint64_t)g->lens[r];
+    }
+    if (root && rc == LATTIO_OK) g->names = total <= INT32_MAX ? lattio_malloc(total ? total : 1) : NULL;
+    if (rc == LATTIO_OK) rc = lattio_agree(comm, root && !g->names ? LATTIO_ERR_NOMEM : LATTIO_OK);
+    if (rc == LATTIO_OK)
+        rc = lattio_xfer_mpi(MPI_Gatherv(tmp ? tmp : "", mine[1], MPI_CHAR, g->names, g->lens, g->displs, MPI_CHAR,
+                                         0, comm),
+                             "MPI_Gatherv");
+    return rc;
+}
+
+/* Collective: rank 0 publishes the set as one unit from every writer's
+ * volume number and temporary name (lattio_volumes_publish; on its
+ * failure it removes every temporary).  `rc`: the writing's agreed
+ * status; on failure there is nothing to publish (the writers removed
+ * theirs). */
+static int publish_set(MPI_Comm comm, const char *base, int volfmt, const writers *w, const char *tmp, int rc)
 {
     int rank, size;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    int *numbers = rank == 0 ? lattio_malloc((size_t)size * sizeof *numbers) : NULL;
-    int rc = rank == 0 && !numbers ? LATTIO_FAIL(LATTIO_ERR_NOMEM, "numbers") : LATTIO_OK;
-    RETURN_IF_ERROR(lattio_agree(comm, rc));
-    const int mine = w->grank == 0 ? w->number : -1;
-    rc = lattio_xfer_mpi(MPI_Gather(&mine, 1, MPI_INT, numbers, 1, MPI_INT, 0, comm), "MPI_Gather");
-    if (rc == LATTIO_OK && rank == 0) rc = lattio_volumes_prune(base, volfmt, numbers, size);
-    lattio_free(numbers);
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Comm_rank(comm, &rank), "rank"));
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Comm_size(comm, &size), "size"));
+    if (rc != LATTIO_OK) return rc;
+    const int mine[2] = {w->grank == 0 && tmp ? w->number : -1, tmp ? (int)strlen(tmp) + 1 : 0};
+    gathered g;
+    rc = gather_names(comm, rank, size, mine, tmp, &g);
+    int handed = rc == LATTIO_OK; /* rank 0 publishes: the temporaries are its to remove or keep */
+    if (rc == LATTIO_OK && rank == 0) rc = publish_gathered(base, volfmt, size, g.all, g.names, g.displs);
+    if (lattio_xfer_mpi(MPI_Bcast(&handed, 1, MPI_INT, 0, comm), "MPI_Bcast") != LATTIO_OK) handed = 0;
+    if (!handed && tmp) unlink(tmp);
+    gathered_free(&g);
     return lattio_agree(comm, rc);
 }
 
@@ -812,17 +939,22 @@ static int write_set(MPI_Comm comm, const char *base, int volfmt, const lattio_f
     memset(&o, 0, sizeof o);
     o.fd = -1;
     const int master = rank == 0;
-    if (rc == LATTIO_OK) rc = lattio_agree(comm, w.grank == 0 ? open_volume(base, volfmt, &w, &fi, master, &o) : LATTIO_OK);
+    char made[4096] = "";
+    if (rc == LATTIO_OK)
+        rc = lattio_agree(comm, w.grank == 0 ? open_volume(base, volfmt, &w, &fi, master, &o, made) : LATTIO_OK);
     lattio_scidac_sum sum = {0, 0};
     for (int k = 0; rc == LATTIO_OK && k < n; k++) {
         fi.index = k;
         rc = write_field(comm, d, l, locals[k], mine, ls, &w, &fi, master, &o, &sum);
     }
-    /* every volume complete: rename them all; otherwise remove them all */
+    /* every volume complete: the set published as one unit; otherwise
+     * every volume and directory made removed */
     rc = lattio_agree(comm, rc);
-    const int closed = w.grank == 0 ? lattio_volume_out_close(&o, rc == LATTIO_OK) : LATTIO_OK;
-    rc = lattio_agree(comm, rc < 0 ? rc : closed);
-    if (rc == LATTIO_OK) rc = prune_old(comm, base, volfmt, &w);
+    char *tmp = NULL;
+    const int kept = w.grank == 0 ? lattio_volume_out_keep(&o, rc == LATTIO_OK, &tmp) : LATTIO_OK;
+    rc = publish_set(comm, base, volfmt, &w, tmp, lattio_agree(comm, rc < 0 ? rc : kept));
+    lattio_free(tmp);
+    if (rc != LATTIO_OK && made[0]) (void)rmdir(made); /* kept when something else is in it */
     if (rc == LATTIO_OK && out) {
         out->sum = sum;
         out->rounds = 1;
@@ -838,6 +970,8 @@ int lattio_volumes_write(MPI_Comm comm, const char *base, int volfmt, const latt
     if (out) memset(out, 0, sizeof *out);
     lattio_detail_clear();
     RETURN_IF_ERROR(lattio_agree(comm, check_write(base, volfmt, d, l, n, locals)));
+    int rank = 0;
+    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Comm_rank(comm, &rank), "rank"));
     lattio_args a = {0};
     lattio_args_str(&a, "base", base);
     lattio_args_int(&a, "volfmt", volfmt);
@@ -845,5 +979,6 @@ int lattio_volumes_write(MPI_Comm comm, const char *base, int volfmt, const latt
     lattio_args_int(&a, "dimensions", l->ndims);
     lattio_args_desc(&a, d, 1);
     RETURN_IF_ERROR(lattio_args_agree(comm, &a));
+    RETURN_IF_ERROR(lattio_agree(comm, rank == 0 ? lattio_volumes_output_allowed(base, NULL, 0) : LATTIO_OK));
     return write_set(comm, base, volfmt, d, l, n, locals, out);
 }
