@@ -48,12 +48,12 @@ def timed(fn):
 
 def serially(fn):
     """fn() with the serial module, as in a process without MPI."""
-    keep = lattio.api._initialised
-    lattio.api._initialised = lambda: None
+    keep = lattio._mpi._initialised
+    lattio._mpi._initialised = lambda: None
     try:
         return fn()
     finally:
-        lattio.api._initialised = keep
+        lattio._mpi._initialised = keep
 
 
 def replace_with(array, path):

@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ below loads
 # lattio`.  Serial calls use the MPI-free lattio._core; only a communicator
 # or an HDF5 file brings in lattio._lattio and mpi4py (which initialises MPI).
 _FROM_API = ("load", "load_fields", "save", "info", "verify", "memmap", "format_of", "FORMATS", "FIELD_TYPES")
-_SUBMODULES = ("api", "file", "_grid", "_core", "_lattio")
+_SUBMODULES = ("api", "file", "_formats", "_load", "_save", "_report", "_mpi", "_grid", "_core", "_lattio")
 
 
 def __getattr__(name):

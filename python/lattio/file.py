@@ -9,27 +9,39 @@
 Fields are numbered from 0 in file order (``lattio.load(index=)`` takes the
 same numbers); records from 1 in file order, as ``lattio info`` and
 :func:`lattio.memmap` number them.  A whole read is :func:`lattio.load`'s
-(checksums and header observables verified); a part read (indexing) reads
+(checksums and header observables verified).  A part read (indexing) reads
 only the bytes of the sites asked for, through a memory map of the file
-(HDF5: h5py's hyperslab reads), and cannot verify a checksum that covers the
-whole field: it returns a :class:`Part`, an array whose ``verified`` is
-False.
+(HDF5: h5py's hyperslab reads); the first part read of a field verifies the
+field's checksum once, streamed through the library (the same check as
+:func:`lattio.load`), and every part of a field that did not verify raises
+:class:`lattio.ChecksumError`.  The returned :class:`Part` says
+``verified``; ``lattio.open(path, verify=False)`` is the explicit opt-out
+(parts then say ``verified`` False).
+
+An open file holds the file it opened: a file renamed over its path
+afterwards is not read, and one truncated under it raises
+:class:`lattio.FormatError` (``ERR_TRUNCATED_PAYLOAD``) before a part is
+mapped.  A truncation racing with a read of a mapped part can still end the
+process with SIGBUS, as with any memory map (:func:`lattio.memmap` too).
 """
 from __future__ import annotations
 
 import os
-import re
 import struct
-import xml.etree.ElementTree as ET
+import threading
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from .api import (_h5_fields, _h5_site, _lime_format, _numbered_records, _path, _site_of, _typed_site, _value_code,
-                  load)
-from .errors import FormatError
+from ._meta import _text_dict
+from ._formats import _h5_site, _lime_format, _numbered_records, _path, _site_of, _typed_site, _value_code
+from ._load import load
+from ._headers import _hirep, _milc, _nersc, _openqcd
+from ._parts import _read_part
+from ._mpi import _h5_fields
+from .errors import FormatError, LattioError
 
 __all__ = ["open", "File", "Field", "Part", "AXES"]
 
@@ -45,59 +57,13 @@ _LATTICE = ("t", "z", "y", "x")
 
 class Part(np.ndarray):
     """A part of a field read by indexing a :class:`Field`: a NumPy array
-    whose ``verified`` is False (a checksum covers a whole field)."""
+    whose ``verified`` says whether the field's checksum was verified
+    (False with ``verify=False``, or when the file stores none)."""
 
     verified: bool = False
 
     def __array_finalize__(self, obj: Any) -> None:
         self.verified = False
-
-
-def _xml_dict(text: Optional[str]) -> Optional[Dict[str, Any]]:
-    """An XML document as nested dicts ({tag: text or dict}, repeated tags
-    as lists), None when it is not XML.  Python's expat resolves no external
-    entity and bounds entity expansion."""
-    if not text or "<" not in text:
-        return None
-    try:
-        root = ET.fromstring(text.strip().strip("\0"))
-    except (ET.ParseError, ValueError):
-        return None
-
-    def conv(e):
-        if len(e) == 0:
-            return (e.text or "").strip()
-        out: Dict[str, Any] = {}
-        for c in e:
-            tag = c.tag.split("}")[-1]
-            v = conv(c)
-            if tag in out:
-                out[tag] = out[tag] if isinstance(out[tag], list) else [out[tag]]
-                out[tag].append(v)
-            else:
-                out[tag] = v
-        return out
-
-    return {root.tag.split("}")[-1]: conv(root)}
-
-
-def _text_dict(text: Optional[str]) -> Optional[Dict[str, Any]]:
-    """A record of XML (nested dicts) or of "key = value" lines (tmLQCD's
-    xlf-info: plaquette, trajectory nr, beta, ...) as a dict; None else."""
-    xml = _xml_dict(text)
-    if xml is not None or not text:
-        return xml
-    pairs = [line.split("=", 1) for line in text.splitlines() if "=" in line]
-    return {k.strip(): _number(v.strip().strip('"')) for k, v in pairs} or None
-
-
-def _number(text: str) -> Union[int, float, str]:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
 
 
 class Field:
@@ -119,6 +85,8 @@ class Field:
         self.shape, self.dtype, self.precision = tuple(shape), np.dtype(dtype), precision
         self.checksum, self.metadata, self.record = checksum, metadata, record
         self._disk = disk or {}
+        self._lock = threading.Lock()
+        self._verdict: Optional[Tuple[bool, Optional[Exception]]] = None  # (verified, the failure)
         names: Optional[Tuple[str, ...]] = AXES.get(kind)
         if names is not None and len(names) + 1 == len(self.shape):
             names = names[:4] + ("datum",) + names[4:]
@@ -142,22 +110,45 @@ class Field:
         """The whole field, as :func:`lattio.load` reads it (checksum and a
         header's plaquette verified unless ``verify=False``)."""
         self.file._check_open()
-        if self.format == "hdf5":
-            return load("%s:%s" % (self.file.path, self.name), verify=verify, dtype=dtype)
-        index = self.index if self.format in ("ildg", "scidac", "lime") or "volumes" in self._disk else None
-        return load(self.file.path, verify=verify, dtype=dtype, index=index)
+        with self.file._named():
+            if self.format == "hdf5":
+                return load("%s:%s" % (self.file._src, self.name), verify=verify, dtype=dtype)
+            index = self.index if self.format in ("ildg", "scidac", "lime") or "volumes" in self._disk else None
+            return load(self.file._src, verify=verify, dtype=dtype, index=index)
 
     def __getitem__(self, key: Any) -> Part:
         """A part of the field by NumPy basic indexing (integers, slices,
-        Ellipsis); only the bytes of the sites asked for are read.  Not
-        verified (see :class:`Part`)."""
+        Ellipsis); only the bytes of the sites asked for are read, after the
+        field's checksum was verified once (see :class:`Part`)."""
         self.file._check_open()
         key = key if isinstance(key, tuple) else (key,)
         for k in key:
             if not (k is Ellipsis or isinstance(k, (slice, int, np.integer))) or isinstance(k, bool):
                 raise TypeError("a field takes integers, slices and Ellipsis, not %r" % (k,))
-        out = _read_part(self, key)
-        return np.asarray(out).view(Part)
+        verified = self._verified()
+        with self.file._named():
+            out = np.asarray(_read_part(self, key)).view(Part)
+        out.verified = verified
+        return out
+
+    def _verified(self) -> bool:
+        """The field's checksum verified once per open (streamed by the
+        library; thread-safe: dask reads chunks from several threads).
+        True when it holds, False when not asked for or none is stored;
+        a failure raises, now and at every later part read."""
+        if not self.file.verify:
+            return False
+        with self._lock:
+            if self._verdict is None:
+                try:
+                    with self.file._named():
+                        self._verdict = (_verify_field(self), None)
+                except LattioError as e:
+                    self._verdict = (False, e)
+        ok, err = self._verdict
+        if err is not None:
+            raise err
+        return ok
 
 
 class File:
@@ -167,15 +158,41 @@ class File:
     of :class:`Field`), ``records`` (LIME: every record as a dict, numbered
     from 1) and ``metadata`` (the file's own: texts and XML as dicts)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, verify: bool = True) -> None:
         self.path = path
+        self.verify = bool(verify)
         self._open = True
+        self._fh: Any = None
+        self._src = path  # what the readers open: the held file's /proc/self/fd name where there is one
         self.records: List[Dict[str, Any]] = []
         self.metadata: Dict[str, Any] = {}
         if _core.volumes_probe(path):  # a QIO volume set by its base name
             self.fields = _volume_fields(self)
             return
-        fmt = _core.detect(path)
+        fmt = _core.detect(path)  # raises for what cannot be opened
+        self._hold()
+        try:
+            with self._named():
+                self._describe(fmt)
+        except BaseException:
+            self.close()
+            raise
+
+    def _hold(self) -> None:
+        """Open the file and keep it: every later read goes to this file,
+        whatever is renamed over the path (Linux: through /proc/self/fd)."""
+        self._fh = _bopen(self.path)
+        proc = "/proc/self/fd/%d" % self._fh.fileno()
+        try:
+            if os.path.samestat(os.stat(proc), os.fstat(self._fh.fileno())):
+                self._src = proc
+        except OSError:
+            pass
+
+    def _named(self) -> "_Named":
+        return _Named(self)
+
+    def _describe(self, fmt: str) -> None:
         if fmt == "hdf5":
             self.format = "hdf5"
             self.fields = _hdf5_fields(self)
@@ -195,8 +212,15 @@ class File:
         self.close()
 
     def close(self) -> None:
-        """Forget the file (it is opened per read; nothing stays open)."""
+        """Release the file (reads afterwards raise ValueError)."""
         self._open = False
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    def _size(self) -> int:
+        """The held file's size now."""
+        return os.fstat(self._fh.fileno()).st_size if self._fh is not None else os.path.getsize(self._src)
 
     def _check_open(self) -> None:
         if not self._open:
@@ -218,17 +242,55 @@ class File:
         return iter(self.fields)
 
 
-def open(path: Union[str, "os.PathLike[str]"]) -> File:  # noqa: A001 (lattio.open, like io.open)
+def open(path: Union[str, "os.PathLike[str]"], *, verify: bool = True) -> File:  # noqa: A001 (like io.open)
     """Open the lattice file at ``path`` (str or path-like) of any supported
     format: its fields with shape, dtype, precision, checksum kind and
     metadata; each read whole
     (:meth:`Field.read`, verified) or in part (``field[t0:t1]``, a box;
-    only those bytes are read).  A context manager.
+    only those bytes are read, the field's checksum verified once per open
+    first; ``verify=False`` skips that).  The file stays open until
+    :meth:`File.close` (a context manager).
 
     Raises the errors of :func:`lattio.load` (``FileNotFoundError``,
     :class:`lattio.FormatError`, ...); a file holding no lattice field opens
     with an empty ``fields`` list."""
-    return File(_path(path))
+    return File(_path(path), verify=verify)
+
+
+class _Named:
+    """Errors raised while reading a held file name the user's path, not
+    /proc/self/fd/N."""
+
+    def __init__(self, file: File) -> None:
+        self.file = file
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, e: Any, tb: Any) -> None:
+        src, path = self.file._src, self.file.path
+        if isinstance(e, LattioError) and src != path:
+            e.what = str(e.what).replace(src, path)
+            e.detail = str(e.detail).replace(src, path)
+            if isinstance(e, OSError) and e.filename:
+                e.filename = str(e.filename).replace(src, path)
+            e.args = (str(e),)
+
+
+def _verify_field(field: Field) -> bool:
+    """Field's checksum through the library (LIME: streamed, the record
+    alone; other formats: lattio.load's verified read).  True when a stored
+    checksum holds, False when there is none; raises when it does not."""
+    src = field.file._src
+    if field.format in ("ildg", "scidac", "lime") and "volumes" not in field._disk:
+        rc, _computed, stored, err, _ = _core.field_verify(src, field.index)
+        if err is not None:
+            raise err
+        return stored is not None
+    if "volumes" in field._disk:
+        return True  # parts come from a whole read, verified (_read_part)
+    field.read(verify=True)
+    return field.checksum != "none"
 
 
 # --- LIME ------------------------------------------------------------------
@@ -254,9 +316,9 @@ _XML_TYPES = {"ildg-format": "ildg_format", "scidac-private-file-xml": "private_
 
 
 def _lime_fields(file: File) -> List[Field]:
-    recs = _numbered_records(file.path)
+    recs = _numbered_records(file._src)
     file.records = recs
-    infos = _core.lime_fields(file.path)
+    infos = _core.lime_fields(file._src)
     binary = {r["offset"]: r["number"] for r in recs}
     file.format = _lime_format(recs)
     texts: Dict[str, Any] = {}
@@ -270,7 +332,7 @@ def _lime_fields(file: File) -> List[Field]:
             key = _XML_TYPES.get(r["type"])
             if key is None:
                 continue
-            text = _payload(file.path, r)
+            text = _payload(file._src, r)
             meta[key + "_text"] = text
             meta[key] = text if key == "lfn" else _text_dict(text)
             if key in ("private_file", "file") and key not in texts:
@@ -321,14 +383,14 @@ def _kind_of(fi: Dict[str, Any]) -> str:
 # --- NERSC, MILC, openQCD: headers read here, validated by the sizes -------
 
 def _header_field(file: File) -> Field:
-    size = os.path.getsize(file.path)
-    with _bopen(file.path) as f:
+    size = file._size()
+    with _bopen(file._src) as f:
         head = f.read(1 << 16)
     parse = {"nersc": _nersc, "milc": _milc, "openqcd": _openqcd, "hirep": _hirep}[file.format]
     try:
         meta, dims, disk, checksum = parse(head, size)
     except (ValueError, KeyError, struct.error) as e:
-        _core.gauge_read(file.path)  # the library's own, specific error
+        _core.gauge_read(file._src)  # the library's own, specific error
         raise FormatError(-201, "ERR_BAD_HEADER", "bad header", str(e), file.path) from None
     file.metadata = meta
     prec, nc = disk["precision"], disk.get("colors", 3)
@@ -337,99 +399,16 @@ def _header_field(file: File) -> Field:
                  checksum=checksum, metadata=meta, disk=disk)
 
 
-def _expect(size: int, want: int, what: str) -> None:
-    if size != want:
-        raise ValueError("%s: the file has %d bytes, its header says %d" % (what, size, want))
-
-
-def _nersc(head: bytes, size: int):
-    end = head.find(b"END_HEADER")
-    if not head.startswith(b"BEGIN_HEADER") or end < 0:
-        raise ValueError("NERSC: no BEGIN_HEADER ... END_HEADER in the first 64 KiB")
-    nl = head.find(b"\n", end)
-    offset = (nl if nl >= 0 else len(head)) + 1
-    header: Dict[str, Any] = {}
-    for line in head[:end].decode("ascii", "replace").splitlines()[1:]:
-        if "=" in line:
-            k, v = line.split("=", 1)
-            header[k.strip()] = _number(v.strip())
-    dims = tuple(int(header["DIMENSION_%d" % d]) for d in (1, 2, 3, 4))
-    fp = str(header.get("FLOATING_POINT", "IEEE64BIG")).upper()
-    prec = 32 if "32" in fp else 64
-    little = "LITTLE" in fp
-    datatype = str(header.get("DATATYPE", "4D_SU3_GAUGE")).upper()
-    su = re.fullmatch(r"4D_SU(\d+)_GAUGE_(\d+)X(\d+)", datatype)
-    if datatype == "4D_SU3_GAUGE":
-        rows, nc = 2, 3
-    elif su and su.group(1) == su.group(2) == su.group(3):
-        rows = nc = int(su.group(1))
-    else:
-        raise ValueError("NERSC: DATATYPE %s" % datatype)
-    if min(dims) < 1:
-        raise ValueError("NERSC: dimensions %r" % (dims,))
-    volume = int(np.prod(dims, dtype=np.int64))
-    _expect(size, offset + volume * 4 * rows * nc * 2 * (prec // 8), "NERSC")
-    code = ("<" if little else ">") + _value_code(prec, True)
-    meta = {"header": header, "plaquette": header.get("PLAQUETTE"), "link_trace": header.get("LINK_TRACE"),
-            "ensemble": header.get("ENSEMBLE_LABEL", header.get("ENSEMBLE_ID"))}
-    return meta, dims, {"offset": offset, "dtype": np.dtype(code), "rows": rows, "colors": nc,
-                        "precision": prec}, "nersc"
-
-
-def _milc(head: bytes, size: int):
-    little = struct.unpack(">i", head[:4])[0] != 20103
-    e = "<" if little else ">"
-    magic, x, y, z, t = struct.unpack(e + "5i", head[:20])
-    if magic != 20103:
-        raise ValueError("MILC: magic %d" % magic)
-    stamp = head[20:84].rstrip(b"\0").decode("ascii", "replace")
-    order, sum29, sum31 = struct.unpack(e + "iII", head[84:96])
-    dims = (x, y, z, t)
-    if min(dims) < 1:
-        raise ValueError("MILC: dimensions %r" % (dims,))
-    _expect(size, 96 + int(np.prod(dims, dtype=np.int64)) * 288, "MILC")
-    header = {"magic": magic, "dims": dims, "time_stamp": stamp, "order": order, "sum29": "%08x" % sum29,
-              "sum31": "%08x" % sum31, "byte_order": "little" if little else "big"}
-    return ({"header": header, "time_stamp": stamp}, dims,
-            {"offset": 96, "dtype": np.dtype(e + "c8"), "rows": 3, "precision": 32}, "milc")
-
-
-def _openqcd(head: bytes, size: int):
-    n0, n1, n2, n3 = struct.unpack("<4i", head[:16])
-    plaq = struct.unpack("<d", head[16:24])[0]
-    dims = (n1, n2, n3, n0)  # x, y, z, t
-    if min(dims) < 2 or any(d % 2 for d in dims):
-        raise ValueError("openQCD: dimensions %r" % (dims,))
-    _expect(size, 24 + int(np.prod(dims, dtype=np.int64)) // 2 * 8 * 144, "openQCD")
-    header = {"dims_txyz": (n0, n1, n2, n3), "plaquette_sum": plaq}
-    return ({"header": header, "plaquette": plaq / 3.0}, dims,
-            {"offset": 24, "dtype": np.dtype("<c16"), "rows": 3, "precision": 64, "openqcd": (n0, n1, n2, n3)},
-            "none")
-
-
-def _hirep(head: bytes, size: int):
-    ng, t, x, y, z = struct.unpack(">5i", head[:20])
-    plaq = struct.unpack(">d", head[20:28])[0]
-    dims = (x, y, z, t)
-    if not 2 <= ng <= 16 or min(dims) < 1:
-        raise ValueError("HiRep: NG %d, dimensions %r" % (ng, dims))
-    _expect(size, 28 + int(np.prod(dims, dtype=np.int64)) * 4 * ng * ng * 16, "HiRep")
-    header = {"NG": ng, "dims_txyz": (t, x, y, z), "plaquette": plaq}
-    return ({"header": header, "plaquette": plaq}, dims,
-            {"offset": 28, "dtype": np.dtype(">c16"), "rows": ng, "colors": ng, "precision": 64, "hirep": True},
-            "none")
-
-
 # --- HDF5 ------------------------------------------------------------------
 
 def _hdf5_fields(file: File) -> List[Field]:
     fields = []
-    for i, e in enumerate(_h5_fields(None, file.path, None)):
+    for i, e in enumerate(_h5_fields(None, file._src, None)):
         n = e["elements"]
         site, cplx = _h5_site(e)
         kind = "gauge" if e["gauge"] else "field"
         prec = e["precision"]
-        meta = {"layout": e["layout"], "attributes": _h5_attributes(file.path, e["path"])}
+        meta = {"layout": e["layout"], "attributes": _h5_attributes(file._src, e["path"])}
         attrs = meta["attributes"]
         typed = None if e["gauge"] else _typed_site(
             {"datatype": str(attrs.get("scidac_datatype", "")), "colors": int(attrs.get("scidac_colors", 0) or 0),
@@ -459,147 +438,3 @@ def _h5_attributes(path: str, obj: str) -> Dict[str, Any]:
                 v = v.reshape(()).item()
             out[k] = v.decode("utf-8", "replace") if isinstance(v, bytes) else v
     return out
-
-
-# --- part reads --------------------------------------------------------------
-
-def _lattice_key(key: tuple, shape: Tuple[int, ...]) -> Tuple[tuple, tuple]:
-    """The key split into its lattice part (4 slices/ints) and the site part."""
-    if sum(k is Ellipsis for k in key) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    if Ellipsis in key:
-        i = key.index(Ellipsis)
-        key = key[:i] + (slice(None),) * (len(shape) - len(key) + 1) + key[i + 1:]
-    if len(key) > len(shape):
-        raise IndexError("too many indices for a field of %d dimensions" % len(shape))
-    key = key + (slice(None),) * (len(shape) - len(key))
-    for k, n in zip(key, shape):
-        if not isinstance(k, slice) and not -n <= int(k) < n:
-            raise IndexError("index %d is out of bounds for an axis of %d" % (int(k), n))
-    return key[:4], key[4:]
-
-
-def _read_part(field: Field, key: tuple) -> np.ndarray:
-    lat, site = _lattice_key(key, field.shape)
-    d = field._disk
-    if field.format == "hdf5":
-        out = _h5_part(field, lat)
-    elif "volumes" in d:
-        out = load(field.file.path, index=field.index, verify=False)[lat]
-    elif "openqcd" in d:
-        out = _openqcd_part(field, lat)
-    elif "hirep" in d:  # sites t, x, y, z (z fastest), links t, x, y, z
-        t, z, y, x = field.shape[:4]
-        mm = np.memmap(field.file.path, dtype=d["dtype"], mode="r", offset=d["offset"],
-                       shape=(t, x, y, z) + field.shape[4:])
-        part = np.asarray(mm.transpose(0, 3, 2, 1, 4, 5, 6)[lat])  # only these pages are read
-        del mm
-        out = part[..., [1, 2, 3, 0], :, :].astype(field.dtype)
-    else:
-        nc = field.shape[6] if field.kind == "gauge" else 0
-        rows = d.get("rows", nc)
-        disk_shape = field.shape[:4] + ((4, rows, nc) if field.kind == "gauge" else field.shape[4:])
-        mm = np.memmap(field.file.path, dtype=d["dtype"], mode="r", offset=d["offset"], shape=disk_shape)
-        part = np.asarray(mm[lat])  # only these pages are read
-        del mm
-        if rows == 2 and nc == 3:  # the third row as the library makes it: conj(row0 x row1), in double
-            part = part.astype(np.complex128)
-            third = np.conj(np.cross(part[..., 0, :], part[..., 1, :]))
-            part = np.concatenate([part, third[..., None, :]], axis=-2)
-        out = part.astype(field.dtype)
-    out = np.asarray(out[(Ellipsis,) + site] if site else out)
-    return out if out.flags.c_contiguous else out.copy()  # (ascontiguousarray makes 0-d 1-d)
-
-
-def _openqcd_part(field: Field, lat: tuple) -> np.ndarray:
-    """openQCD stores, for every odd site (t, x, y, z) in the order
-    z + N3*(y + N2*(x + N1*t)), its 8 links +t, -t, +x, -x, +y, -y, +z, -z
-    (-d: U_d(site - d)).  The links of timeslice t are at the odd sites of
-    timeslices t and t + 1: only those slabs are read."""
-    nt, nx, ny, nz = field._disk["openqcd"]
-    half = nx * ny * nz // 2
-    mm = np.memmap(field.file.path, dtype=field._disk["dtype"], mode="r", offset=field._disk["offset"],
-                   shape=(nt, half, 8, 3, 3))
-    ts = np.arange(nt)[lat[0]]
-    want = np.atleast_1d(ts)
-    slabs: Dict[int, np.ndarray] = {}
-    x, y = np.meshgrid(np.arange(nx), np.arange(ny), indexing="ij")
-    for t in np.unique(np.concatenate([want, (want + 1) % nt])):
-        full = np.zeros((nx, ny, nz, 8, 3, 3), np.complex128)  # odd sites of timeslice t at (x, y, z)
-        z = ((t + x + y + 1) % 2)[..., None] + 2 * np.arange(nz // 2)
-        full[x[..., None], y[..., None], z] = np.asarray(mm[t]).reshape(nx, ny, nz // 2, 8, 3, 3)
-        slabs[int(t)] = full
-    del mm
-    out = np.empty((len(want), nz, ny, nx, 4, 3, 3), np.complex128)
-    odd0 = (x[..., None] + y[..., None] + np.arange(nz)) % 2
-    for i, t in enumerate(want):
-        here, nxt = slabs[int(t)], slabs[(int(t) + 1) % nt]
-        odd = (odd0 + t) % 2 == 1
-        backward = (nxt[..., 1, :, :], np.roll(here[..., 3, :, :], -1, axis=0),
-                    np.roll(here[..., 5, :, :], -1, axis=1), np.roll(here[..., 7, :, :], -1, axis=2))
-        for d, mu in ((0, 3), (1, 0), (2, 1), (3, 2)):  # openQCD direction -> ILDG mu
-            links: np.ndarray = np.where(odd[..., None, None], here[..., 2 * d, :, :], backward[d])
-            out[i, ..., mu, :, :] = links.transpose(2, 1, 0, 3, 4)
-    out = out if np.ndim(ts) else out[0]
-    return out[(slice(None),) * int(np.ndim(ts)) + tuple(lat[1:])].astype(field.dtype)
-
-
-def _h5_part(field: Field, lat: tuple) -> np.ndarray:
-    try:
-        import h5py
-    except ImportError:
-        return field.read(verify=False)[lat]
-    real = np.dtype(field._disk["real"])
-    lat, flip = _forward(lat, field.shape[:4])
-    with h5py.File(field.file.path, "r") as h:
-        obj = h[field.name]
-        qlua = field._disk["layout"] == "qlua"  # Qlua's datasets run x, y, z, t
-        if isinstance(obj, h5py.Group):  # Qlua: one dataset per link direction
-            parts = [_h5_values(obj[str(mu)], lat, real, qlua) for mu in range(4)]
-            vals = np.stack(parts, axis=-2)
-        else:
-            vals = _h5_values(obj, lat, real, qlua)
-    keep = vals.shape[:_lattice_ndim(lat)]
-    vals = np.ascontiguousarray(vals.astype(real.newbyteorder("=")))
-    if field.dtype.kind == "c":
-        vals = vals.view(field.dtype)
-    return vals.reshape(keep + field.shape[4:])[flip]
-
-
-def _forward(lat: tuple, shape: Tuple[int, ...]) -> Tuple[tuple, tuple]:
-    """lat with every slice of negative step made positive (h5py reads
-    only those), and the slicing that reverses them afterwards."""
-    fwd: List[Union[slice, int]] = []
-    flip: List[slice] = []
-    for k, n in zip(lat, shape):
-        if isinstance(k, slice):
-            start, stop, step = k.indices(n)
-            if step < 0:
-                idx = range(start, stop, step)
-                if len(idx) == 0:
-                    fwd.append(slice(0, 0))
-                else:
-                    fwd.append(slice(idx[-1], idx[0] + 1, -step))
-                flip.append(slice(None, None, -1))
-            else:
-                fwd.append(slice(start, stop, step))
-                flip.append(slice(None))
-        else:
-            fwd.append(int(k) % n)
-    return tuple(fwd), tuple(flip)
-
-
-def _lattice_ndim(lat: tuple) -> int:
-    return sum(isinstance(k, slice) for k in lat)
-
-
-def _h5_values(ds: Any, lat: tuple, real: np.dtype, reverse: bool) -> np.ndarray:
-    """The dataset's sites at lat (t, z, y, x) as reals (one trailing
-    axis); reverse: the dataset's lattice axes run x, y, z, t."""
-    key = lat[::-1] if reverse else lat
-    raw = np.asarray(ds[key + (slice(None),) * (ds.ndim - 4)])
-    m = _lattice_ndim(lat)
-    raw = np.ascontiguousarray(raw).view(np.uint8).view(real).reshape(raw.shape[:m] + (-1,))
-    if reverse:
-        raw = raw.transpose(tuple(range(m))[::-1] + (m,))
-    return raw

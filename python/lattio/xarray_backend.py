@@ -7,7 +7,11 @@ named dimensions (``t, z, y, x, mu, row, col`` for a gauge field; see
 and lazy loading: nothing is read when the dataset is opened; indexing
 reads the sites asked for (a timeslice reads a timeslice), and reading a
 whole variable is :func:`lattio.load`'s verified read.  With ``chunks``
-(e.g. ``{"t": 1}``) the variables are dask arrays, one read per chunk.
+(e.g. ``{"t": 1}``) the variables are dask arrays, one read per chunk; the
+first chunk read of a field verifies its checksum once (streamed), so a
+damaged file raises :class:`lattio.ChecksumError` from ``compute()``.
+``verify=False`` (``xr.open_dataset(..., engine="lattio", verify=False)``)
+is the explicit opt-out.  ``ds.close()`` (and ``with``) releases the file.
 
     >>> ds = xr.open_mfdataset(paths, engine="lattio", combine="nested",
     ...                        concat_dim="config", chunks={"t": 1})
@@ -22,7 +26,7 @@ import xarray as xr
 from xarray.backends import BackendArray, BackendEntrypoint
 from xarray.core import indexing
 
-from .api import SUFFIXES, _path
+from ._formats import SUFFIXES, _path
 from .file import Field, File
 
 __all__ = ["LattioBackendEntrypoint", "LattioArray"]
@@ -112,11 +116,15 @@ class LattioBackendEntrypoint(BackendEntrypoint):
 
     description = "Lattice QCD files (ILDG, SciDAC, NERSC, MILC, openQCD, HDF5) through lattio"
     url = "https://github.com/lattio/lattio/blob/main/docs/python.md"
-    open_dataset_parameters = ("filename_or_obj", "drop_variables")
+    open_dataset_parameters = ("filename_or_obj", "drop_variables", "verify")
 
-    def open_dataset(self, filename_or_obj: Any, *, drop_variables: Optional[Iterable[str]] = None) -> xr.Dataset:
+    def open_dataset(self, filename_or_obj: Any, *, drop_variables: Optional[Iterable[str]] = None,
+                     verify: bool = True) -> xr.Dataset:
         """The file's fields as lazy variables (see the module's docstring)."""
-        return dataset(File(_path(filename_or_obj)), drop_variables)
+        file = File(_path(filename_or_obj), verify=verify)
+        ds = dataset(file, drop_variables)
+        ds.set_close(file.close)
+        return ds
 
     def guess_can_open(self, filename_or_obj: Any) -> bool:
         """True for a path whose suffix is one of lattio's (save's suffixes)."""

@@ -127,3 +127,26 @@ def lattio_cmd(*args):
 @pytest.fixture
 def su3():
     return random_su3((4, 2, 2, 6), 11)
+
+
+def write_lime(path, recs):
+    """A LIME file of recs [(type, payload)], the first record MB, the
+    last ME (one message), written with struct alone."""
+    out = b""
+    for i, (rtype, payload) in enumerate(recs):
+        rtype = rtype.encode() if isinstance(rtype, str) else rtype
+        flags = (0x80 if i == 0 else 0) | (0x40 if i == len(recs) - 1 else 0)
+        out += struct.pack(">IHBBQ", 0x456789AB, 1, flags, 0, len(payload))
+        out += rtype.ljust(128, b"\0") + payload + b"\0" * ((8 - len(payload) % 8) % 8)
+    open(path, "wb").write(out)
+
+
+def rewrite_lime(src, dst, edit):
+    """src's records through edit(i, type, payload) -> (type, payload) or
+    None (dropped), into dst."""
+    recs = []
+    for i, (rtype, _at, payload) in enumerate(parse_lime(open(src, "rb").read())):
+        r = edit(i, rtype, payload)
+        if r is not None:
+            recs.append(r)
+    write_lime(dst, recs)

@@ -31,7 +31,7 @@ def test_serial_and_parallel_writers_agree(tmp_path, monkeypatch, fmt, kind, pre
     meta = {"date": DATE, "record_xml": "<r>%s</r>" % kind}
     serial, parallel = str(tmp_path / "s.lime"), str(tmp_path / "p.lime")
     with monkeypatch.context() as m:  # the serial module even though this process initialised MPI
-        m.setattr(lattio.api, "_initialised", lambda: None)
+        m.setattr(lattio._mpi, "_initialised", lambda: None)
         lattio.save(serial, a, format=fmt, precision=precision, metadata=meta)
         back = lattio.load(serial)
     lattio.save(parallel, a, format=fmt, precision=precision, metadata=meta, comm=MPI.COMM_SELF)

@@ -128,4 +128,4 @@ def test_open(tmp_path):
         whole = lattio.load(SINGLE, index=3)
         assert np.array_equal(g.read(), whole)
         part = g[1:3, :, 2]
-        assert not part.verified and np.array_equal(part, whole[1:3, :, 2])
+        assert part.verified and np.array_equal(part, whole[1:3, :, 2])  # sliced from a verified whole read
