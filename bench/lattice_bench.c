@@ -566,7 +566,7 @@ static int prepare_read_file(bench *b)
 }
 
 /* Cost of lattio's packing stage alone: lattio_layout_pack through a 16 MiB
- * staging buffer, as src/io/lattice.c does, and the file runs it writes. */
+ * staging buffer, as src/strategy/lattice.c does, and the file runs it writes. */
 static void profile_pack(bench *b)
 {
     uint64_t chunk = CHUNK / b->c.site ? CHUNK / b->c.site : 1;

@@ -1,5 +1,5 @@
 /* fuzz_compat_reader.c -- libFuzzer target for the C-LIME compatibility
- * reader (compat/lime.c through lime.h).
+ * reader (compat/lime/lime.c through lime.h).
  *
  * The input is a whole file, opened with fmemopen.  Every record is visited
  * with limeReaderNextRecord; its payload is read in odd-sized pieces, with

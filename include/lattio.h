@@ -1333,7 +1333,7 @@ enum lattio_strategy {
                                         contiguous file runs are >= 1 MiB (t-slabs) or at one
                                         rank, else aggregate with one aggregator per node
                                         (on one node: serial) unless cb_nodes says otherwise;
-                                        reads are independent (src/io/xfer.c) */
+                                        reads are independent (src/strategy/xfer.c) */
     LATTIO_STRATEGY_INDEPENDENT = 1, /* each rank writes/reads its own runs, non-collective MPI-IO */
     LATTIO_STRATEGY_COLLECTIVE = 2,  /* file view + MPI-IO collective calls (two-phase inside
                                         MPI); writes are read back and repaired where the MPI
@@ -1518,7 +1518,7 @@ int lattio_record_count(const lattio_file *f);
 int lattio_record_read_at(lattio_file *f, uint64_t offset, void *buf, uint64_t count);
 
 /* ------------------------------------------------------------------------ */
-/* Distributed lattices (MPI, src/io/lattice.c)                             */
+/* Distributed lattices (MPI, src/strategy/lattice.c)                       */
 /* ------------------------------------------------------------------------ */
 
 /*
@@ -1595,7 +1595,7 @@ int lattio_record_iread_at(lattio_file *f, uint64_t offset, void *buf, uint64_t 
 int lattio_wait(lattio_request **req);
 
 /* ------------------------------------------------------------------------ */
-/* Task-local container (MPI, src/io/container.c)                           */
+/* Task-local container (MPI, src/container/mpi/container.c)               */
 /* ------------------------------------------------------------------------ */
 
 /*
@@ -1700,7 +1700,7 @@ int lattio_container_stream_crc(const lattio_container *c, uint32_t task, uint32
 int lattio_container_close(lattio_container *c);
 
 /* ------------------------------------------------------------------------ */
-/* Lattice fields (MPI): ILDG / SciDAC record sets, src/field/field_mpi.c   */
+/* Lattice fields (MPI): ILDG / SciDAC record sets, src/field/mpi/           */
 /* ------------------------------------------------------------------------ */
 
 /* What a write did. */

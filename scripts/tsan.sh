@@ -1,6 +1,6 @@
 #!/bin/sh
 # ThreadSanitizer on the field pipeline's two lanes (the helper thread and
-# the calling thread sharing a round's blocks, src/io/lanes.c): builds the
+# the calling thread sharing a round's blocks, src/strategy/lanes.c): builds the
 # helper-thread and pipeline-bytes tests with -fsanitize=thread (without
 # HDF5, which they do not use) and runs them at 1 and 2 ranks with the
 # helper forced on.  Exits non-zero on a failed test or any TSan report.

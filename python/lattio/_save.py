@@ -182,11 +182,7 @@ def save(path: PathLike, array: Union[np.ndarray, Sequence[np.ndarray]], *, form
                            ("metadata", sorted((metadata or {}).items())), ("layout", layout), ("append", append),
                            ("verify", verify), ("grid", None if grid is None else tuple(grid)), ("field", field),
                            ("volumes", volumes)])
-    if volumes is not None and (volumes not in _VOLFMT or format not in ("ildg", "scidac")):
-        raise ValueError("volumes=%r: 'multi', 'part' or 'partdir' of an ILDG or SciDAC save, not %s"
-                         % (volumes, format))
-    if volumes is not None and comm is None and (grid is None or len(grid) != 4):
-        raise ValueError("volumes= without comm needs grid=(pt, pz, py, px): how the lattice is cut into volumes")
+    _check_volumes(volumes, format, comm, grid)
     path, gauge, how = _agreed(
         comm, lambda: _save_args(path, arrays if many else first, format, precision, metadata,
                                  (layout, append, verify, field), comm is not None))
@@ -198,6 +194,17 @@ def save(path: PathLike, array: Union[np.ndarray, Sequence[np.ndarray]], *, form
     if volumes is not None:
         return _save_volumes(path, arrays, gauge, how, where, volumes)
     return _save_field(path, arrays, gauge, how, where)
+
+
+def _check_volumes(volumes, format, comm, grid):
+    """save's volumes= against the format, comm and grid."""
+    if volumes is None:
+        return
+    if volumes not in _VOLFMT or format not in ("ildg", "scidac"):
+        raise ValueError("volumes=%r: 'multi', 'part' or 'partdir' of an ILDG or SciDAC save, not %s"
+                         % (volumes, format))
+    if comm is None and (grid is None or len(grid) != 4):
+        raise ValueError("volumes= without comm needs grid=(pt, pz, py, px): how the lattice is cut into volumes")
 
 
 def _native(array):
@@ -327,41 +334,62 @@ def _save_args(path, array, format, precision, metadata, hdf5, parallel=False):
     path = _path(path)
     if format not in FORMATS:
         raise ValueError("format %r: one of %s" % (format, ", ".join(FORMATS)))
-    if isinstance(array, list):  # several fields: one shape and dtype, in a multi-field format
-        for i, a in enumerate(array):
-            _check_array(a, format, parallel)
-            if format not in ("scidac", "hdf5"):
-                raise ValueError("a list of fields is saved as SciDAC or HDF5, not %s" % format)
-            if (a.shape, a.dtype) != (array[0].shape, array[0].dtype):
-                raise ValueError("field %d is %s %r, field 0 %s %r: the fields of a file share shape and dtype"
-                                 % (i, a.dtype, a.shape, array[0].dtype, array[0].shape))
-        if not array:
-            raise ValueError("the list of fields to save is empty")
-        array = array[0]
+    array = _one_of_many(array, format, parallel)
     gauge = _check_array(array, format, parallel)
+    precision = _stored_precision(precision, format, array.dtype)
+    meta = _checked_metadata(metadata)
+    if layout not in ("qdp", "qlua"):
+        raise ValueError("layout must be 'qdp' or 'qlua', not %r" % (layout,))
+    if field is not None and (field not in FIELD_TYPES or gauge or format not in ("scidac", "hdf5")):
+        raise ValueError("field %r: one of %s, for SciDAC and HDF5 fields that are not gauge fields"
+                         % (field, ", ".join(FIELD_TYPES)))
+    site, cplx = array.shape[4:], array.dtype.kind == "c"
+    if field is None and not gauge and format in ("scidac", "hdf5"):
+        field = _field_of(meta, site, cplx)
+    typed = _typed(site, cplx, field, precision) if field is not None else None  # else ValueError
+    return path, gauge, _Storage(format, precision, meta, layout, append, verify, typed)
+
+
+def _one_of_many(array, format, parallel):
+    """A list of fields checked (one shape and dtype, a multi-field
+    format) and its first returned; a single array as it is."""
+    if not isinstance(array, list):
+        return array
+    for i, a in enumerate(array):
+        _check_array(a, format, parallel)
+        if format not in ("scidac", "hdf5"):
+            raise ValueError("a list of fields is saved as SciDAC or HDF5, not %s" % format)
+        if (a.shape, a.dtype) != (array[0].shape, array[0].dtype):
+            raise ValueError("field %d is %s %r, field 0 %s %r: the fields of a file share shape and dtype"
+                             % (i, a.dtype, a.shape, array[0].dtype, array[0].shape))
+    if not array:
+        raise ValueError("the list of fields to save is empty")
+    return array[0]
+
+
+def _stored_precision(precision, format, dtype):
+    """The stored precision: asked for (32 or 64, as the format allows), or
+    the array's (openQCD: 64, MILC: 32)."""
     if precision not in (None, 32, 64):
         raise ValueError("precision must be 32 or 64, not %r" % (precision,))
     if format == "openqcd" and precision == 32:
         raise ValueError("openQCD files are always 64-bit")
     if format == "milc" and precision == 64:
         raise ValueError("MILC files (version 5) are always 32-bit")
-    meta = _checked_metadata(metadata)
-    if layout not in ("qdp", "qlua"):
-        raise ValueError("layout must be 'qdp' or 'qlua', not %r" % (layout,))
-    single = array.dtype in (np.dtype(np.complex64), np.dtype(np.float32))
-    if precision is None:
-        precision = 64 if format == "openqcd" else 32 if single or format == "milc" else 64
-    if field is not None and (field not in FIELD_TYPES or gauge or format not in ("scidac", "hdf5")):
-        raise ValueError("field %r: one of %s, for SciDAC and HDF5 fields that are not gauge fields"
-                         % (field, ", ".join(FIELD_TYPES)))
-    site, cplx = array.shape[4:], array.dtype.kind == "c"
-    if field is None and not gauge and format in ("scidac", "hdf5"):
-        if meta.get("datatype"):  # a datatype of the table says what the site is
-            field = _core.field_type_of(meta["datatype"])
-        elif cplx and len(site) == 4 and site[:2] == (4, 4) and site[2] == site[3]:
-            field = "propagator"
-    typed = _typed(site, cplx, field, precision) if field is not None else None  # else ValueError
-    return path, gauge, _Storage(format, precision, meta, layout, append, verify, typed)
+    if precision is not None:
+        return precision
+    single = dtype in (np.dtype(np.complex64), np.dtype(np.float32))
+    return 64 if format == "openqcd" else 32 if single or format == "milc" else 64
+
+
+def _field_of(meta, site, cplx):
+    """The field type of an untyped save: the metadata's datatype when it is
+    one of the table's, a propagator's shape, else None."""
+    if meta.get("datatype"):
+        return _core.field_type_of(meta["datatype"])
+    if cplx and len(site) == 4 and site[:2] == (4, 4) and site[2] == site[3]:
+        return "propagator"
+    return None
 
 
 def _checked_metadata(metadata):

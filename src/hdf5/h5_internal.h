@@ -1,6 +1,6 @@
 /* h5_internal.h -- the HDF5 format beside LIME: what the files of
  * src/hdf5 share.  HDF5 lays a field's datasets out; the field pipeline
- * (src/field/field_mpi.h) and the MPI layer's one door (src/io/xfer.h)
+ * (src/field/mpi/field_mpi.h) and the MPI layer's one door (src/io/xfer.h)
  * move, convert and checksum the bytes, or hand them to collective
  * H5Dwrite / H5Dread in the file's own type (h5_move.c). */
 #ifndef LATTIO_H5_INTERNAL_H

@@ -1,5 +1,5 @@
 /* helper_once.c -- the helper thread is started once per field call and
- * kept for all its rounds (src/io/task.c), not once per round: with the
+ * kept for all its rounds (src/strategy/task.c), not once per round: with the
  * helper forced on and a staging bound of 7 sites (dozens of rounds), a
  * field write and a field read each create exactly one thread on every
  * rank, under the independent, mapped and collective strategies, and the

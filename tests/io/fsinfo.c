@@ -1,4 +1,4 @@
-/* fsinfo.c -- file-system detection (src/io/fsinfo.c): the kind detected
+/* fsinfo.c -- file-system detection (src/core/fsinfo.c): the kind detected
  * for the test's working directory (and a file about to be created in it)
  * is what `stat -f -c %T .` names; /dev/shm is tmpfs when it exists; the
  * default alignments follow the rule (Lustre: the stripe size or 1 MiB,

@@ -1,4 +1,4 @@
-/* mapped.c -- the mapped strategy (src/io/mapped.c): where it applies it
+/* mapped.c -- the mapped strategy (src/strategy/mapped.c): where it applies it
  * moves the payload without one MPI-IO read or write call, the file holds
  * exactly the bytes computed here, and it steps aside where it must.
  *   - AUTO on 2+ ranks of one node (this test's directory is a local disk

@@ -1,5 +1,5 @@
 /* mapped_refill.c -- a file the page cache holds only in part is still read
- * through the mapping (src/io/mapped.c, resident): the few pages the
+ * through the mapping (src/strategy/mapped.c, resident): the few pages the
  * kernel evicted are read back in with pread first (a disk error there is
  * a status, not a signal), then every rank converts out of the file's
  * pages with no MPI-IO call, and the data are right.  A file mostly out of

@@ -16,7 +16,7 @@ static int is_native(int fmt)
 }
 
 /* Staging bound: the descriptor's, the environment's (LATTIO_STAGING_BYTES),
- * or 0 (the strategy's default: src/io/independent.c, collective.c). */
+ * or 0 (the strategy's default: src/strategy/independent.c, collective.c). */
 uint64_t lattio_field_staging_bound(const lattio_field_desc *d, const lattio_file *f)
 {
     return d->staging_bytes ? d->staging_bytes : lattio_xfer_staging_bytes(f);
