@@ -17,7 +17,11 @@
    the test may make a mount namespace, they run with Open MPI's library
    directory hidden (while the MPI program, as a control, does not start).
 5. A Lemon program built with `-llemon` (tmLQCD's spelling), no run path,
-   runs.
+   runs; and one built the way tmLQCD's CMake build asks for Lemon
+   (FetchContent_Declare(lemon GIT_REPOSITORY ... FIND_PACKAGE_ARGS NAMES
+   lemon), -DCMAKE_PREFIX_PATH=P, offline): find_package finds lattio's
+   lemonConfig.cmake, FetchContent clones nothing, lemon::lemon links
+   lattio (its symbols are in the program) and the program runs.
 Usage: test_install.py --build DIR --cmake CMAKE --cc CC --mpicc MPICC"""
 import argparse
 import os
@@ -110,6 +114,27 @@ add_executable(lime_prog lime.c)
 target_link_libraries(lime_prog PRIVATE CLime::lime)
 """
 
+# The lines of tmLQCD's CMakeLists.txt (etmc/tmLQCD cfc9c118) that get Lemon:
+# FetchContent tries find_package(lemon) first and clones real Lemon only
+# when that fails (this test runs offline: a clone would fail the configure).
+TMLQCD_STYLE_CMAKELISTS = """
+cmake_minimum_required(VERSION 3.24)
+project(tmlqcd_style C)
+find_package(MPI REQUIRED)
+include(FetchContent)
+FetchContent_Declare(
+  lemon
+  GIT_REPOSITORY https://github.com/etmc/lemon
+  GIT_TAG e40cda10d18284795f840a04ecbb4d63007fee3d
+  FIND_PACKAGE_ARGS NAMES lemon)
+FetchContent_MakeAvailable(lemon)
+if(NOT lemon_LATTIO)
+  message(FATAL_ERROR "lemon is not lattio's")
+endif()
+add_executable(lemon_prog lemon.c)
+target_link_libraries(lemon_prog PRIVATE lemon::lemon)
+"""
+
 CMAKELISTS = """
 cmake_minimum_required(VERSION 3.20)
 project(consumer C)
@@ -119,6 +144,33 @@ target_link_libraries(serial_prog PRIVATE lattio::serial)
 add_executable(mpi_prog mpi.c)
 target_link_libraries(mpi_prog PRIVATE lattio::lattio)
 """
+
+
+def tmlqcd_route(opt, prefix, san):
+    """A project that gets Lemon as tmLQCD does builds on lattio's lemon::lemon."""
+    p = run([opt.cmake, "--version"])
+    version = tuple(int(x) for x in p.stdout.split()[2].decode().split(".")[:2]) if p.returncode == 0 else (0, 0)
+    if version < (3, 24):
+        print("note: CMake %s has no FIND_PACKAGE_ARGS (tmLQCD needs 3.26): its route not built" % (version,))
+        return
+    tsrc = os.path.abspath("tmlqcd_style")
+    shutil.rmtree(tsrc, ignore_errors=True)
+    os.makedirs(tsrc)
+    tu.write(os.path.join(tsrc, "lemon.c"), LEMON_C.encode())
+    tu.write(os.path.join(tsrc, "CMakeLists.txt"), TMLQCD_STYLE_CMAKELISTS.encode())
+    tbld = os.path.join(tsrc, "build")
+    p = run([opt.cmake, "-S", tsrc, "-B", tbld, "-DCMAKE_PREFIX_PATH=" + prefix, "-DCMAKE_C_COMPILER=" + opt.mpicc,
+             "-DFETCHCONTENT_FULLY_DISCONNECTED=ON", "-DCMAKE_C_FLAGS=" + " ".join(san),
+             "-DCMAKE_EXE_LINKER_FLAGS=" + " ".join(san)])
+    tu.check_eq(p.returncode, 0, "tmLQCD-style configure (%r)" % (p.stdout[-600:] + p.stderr[-600:]))
+    tu.check(not os.path.exists(os.path.join(tbld, "_deps", "lemon-src")), "FetchContent cloned nothing")
+    p = run([opt.cmake, "--build", tbld])
+    tu.check_eq(p.returncode, 0, "tmLQCD-style build (%r)" % (p.stdout[-600:] + p.stderr[-600:]))
+    prog = os.path.join(tbld, "lemon_prog")
+    p = run([prog])
+    tu.check(p.returncode == 0 and p.stdout.startswith(b"lemon ok"), "lemon::lemon program runs: %r" % (p.stdout + p.stderr))
+    syms = run(["nm", prog]).stdout
+    tu.check(b"lattio_" in syms, "lemon::lemon is lattio's (lattio's symbols in the program)")
 
 
 def clean_env():
@@ -238,6 +290,9 @@ def main():
     tu.check_eq(p.returncode, 0, "-llemon build (%r)" % p.stderr[-500:])
     p = run([lemon_prog])
     tu.check(p.returncode == 0 and p.stdout.startswith(b"lemon ok"), "-llemon program runs: %r" % (p.stdout + p.stderr))
+
+    # tmLQCD's CMake route: -DCMAKE_PREFIX_PATH=<prefix>, FetchContent finding lemon first
+    tmlqcd_route(opt, prefix, san)
 
     # no MPI in the serial programs
     for prog in (serial_cm, serial_pc, serial_lime, qprog):
