@@ -104,13 +104,20 @@ def _site_of(fi):
     return tuple(fi["site"]), fi["complex"]
 
 
-def _pick_field(fields, index, what):
+def _pick_field(fields, index, what, first=False):
+    """The field `index` names; without one the file's gauge field or its
+    only lattice field (several: ValueError naming them, unless `first`:
+    the first gauge field, else the first field)."""
     if not fields:
         raise FormatError(-5, "ERR_NOT_FOUND", "no record of the requested type", "no lattice field", what)
     if index is None:
         lattice = [f for f in fields if f["recordtype"] == 0] or fields
         gauge = [f for f in lattice if f["kind"] in (_core.FIELD_ILDG_GAUGE, _core.FIELD_SU3_GAUGE)]
-        return gauge[0] if gauge else lattice[0]
+        if len(gauge) == 1 or len(lattice) == 1 or first:
+            return gauge[0] if gauge else lattice[0]
+        raise ValueError("%s holds %d lattice fields (%s): pass index= (0 .. %d) or read them all with "
+                         "lattio.load_fields" % (what, len(lattice), ", ".join(
+                             "%d: %s" % (f["index"], f["datatype"] or f["type"]) for f in lattice), len(fields) - 1))
     if not isinstance(index, (int, np.integer)) or not 0 <= index < len(fields):
         raise ValueError("index %r: the file has %d field(s)" % (index, len(fields)))
     f = fields[int(index)]

@@ -123,7 +123,7 @@ def memmap(path: PathLike, record: Union[int, str, None] = None) -> np.ndarray:
     recs = _core.lime_records(path)
     fields = _core.lime_fields(path)
     if record is None:
-        target = _pick_field(fields, None, path)["offset"]
+        target = _pick_field(fields, None, path, first=True)["offset"]
     elif isinstance(record, (int, np.integer)) and not isinstance(record, bool):
         if not 1 <= record <= len(recs):
             raise ValueError("record %d: the file has %d records" % (record, len(recs)))

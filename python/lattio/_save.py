@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _core
 from ._grid import blocks, box, grid_of, same_everywhere
-from ._formats import FIELD_TYPES, FORMATS, PathLike, _SU3_ONLY, _is_gauge, _path, format_of
+from ._formats import FIELD_TYPES, FORMATS, PathLike, _MAX_COLORS, _SU3_ONLY, _is_gauge, _path, format_of
 from . import _mpi
 from ._mpi import _agreed, _comm, _parallel
 
@@ -25,6 +25,16 @@ _META_KEYS = {"lfn", "file_xml", "record_xml", "date", "label", "datatype", "ner
 
 # --- save ------------------------------------------------------------------
 
+def _check_colors(array, gauge):
+    """A gauge field's shape (T, Z, Y, X, 4, N, N) with N outside 2 .. 16
+    is refused, not stored as an untyped field that reads back flattened."""
+    if not gauge and array.ndim == 7 and array.shape[4] == 4 and array.shape[5] == array.shape[6] \
+            and array.dtype.kind == "c":
+        raise ValueError("array shape %r is an SU(%d) gauge field: lattio stores SU(N) for N = 2 .. %d (an untyped "
+                         "field of this size: reshape it to (T, Z, Y, X, %d))"
+                         % (array.shape, array.shape[5], _MAX_COLORS, 4 * array.shape[5] ** 2))
+
+
 def _check_array(array, fmt, parallel=False):
     if not isinstance(array, np.ndarray):
         raise TypeError("array must be a numpy.ndarray, not %s" % type(array).__name__)
@@ -33,6 +43,7 @@ def _check_array(array, fmt, parallel=False):
     if not array.dtype.isnative:
         raise ValueError("array must be in native byte order, not %s" % array.dtype)
     gauge = _is_gauge(array)
+    _check_colors(array, gauge)
     if fmt in ("ildg", "nersc", "milc", "openqcd", "hirep") and not gauge:
         raise ValueError("%s stores gauge fields: array shape must be (T, Z, Y, X, 4, N, N), not %r"
                          % (fmt, array.shape))
@@ -171,6 +182,8 @@ def save(path: PathLike, array: Union[np.ndarray, Sequence[np.ndarray]], *, form
     (scidac-checksum included).
     """
     comm = _comm(comm)
+    if metadata is not None and not isinstance(metadata, dict):
+        raise TypeError("metadata must be a dict, not %s" % type(metadata).__name__)
     if format is None and isinstance(path, (str, bytes, os.PathLike)):
         format = format_of(path)
     many = isinstance(array, (list, tuple))

@@ -66,7 +66,12 @@ class LattioIOError(LattioError, OSError):
         self.filename = what or None
 
     def __str__(self):
-        return LattioError.__str__(self)
+        """As LattioError's, with the system's reason (strerror) when the
+        library knows it and the detail does not say it already."""
+        text = LattioError.__str__(self)
+        if self.strerror and self.strerror not in text:
+            text += ": %s" % self.strerror
+        return text
 
     def __reduce__(self):
         return (type(self), (self.status, self.name, self.message, self.detail, self.what, self.errno or 0))

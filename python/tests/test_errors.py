@@ -196,3 +196,28 @@ def test_error_groups():
     for status, cls in groups.items():
         e = lattio.errors.from_status(status, "ERR_X", "msg", "detail", "f")
         assert type(e) is cls and str(e) == "f: msg (ERR_X): detail"
+
+
+def test_errors_that_fit_python(tmp_path):
+    """A wrong type is a TypeError; an I/O error's text carries the system's
+    reason; a file of several lattice fields is not read as its first
+    without an index; SU(N) outside 2..16 is refused, not flattened."""
+    u = lattio.load(data("lat.sample.l4444.ildg"))
+    with pytest.raises(TypeError):
+        lattio.save(str(tmp_path / "m.ildg"), u, metadata=42)
+    with pytest.raises(FileNotFoundError) as e:
+        lattio.load(str(tmp_path / "missing.ildg"))
+    assert "No such file or directory" in str(e.value) and "missing.ildg" in str(e.value)
+    a = np.zeros((2, 2, 2, 2, 3), np.complex64)
+    multi = str(tmp_path / "two.scidac")
+    lattio.save(multi, [a, a + 1], format="scidac")
+    with pytest.raises(ValueError) as e:
+        lattio.load(multi)
+    assert "2 lattice fields" in str(e.value) and "load_fields" in str(e.value)
+    assert np.array_equal(lattio.load(multi, index=1), a + 1)
+    for n in (1, 17):
+        for fmt in ("scidac", "hdf5", "ildg"):
+            with pytest.raises(ValueError) as e:
+                lattio.save(str(tmp_path / ("su%d.%s" % (n, fmt))), np.zeros((2, 2, 2, 2, 4, n, n), np.complex128),
+                            format=fmt)
+            assert "SU(%d)" % n in str(e.value)
