@@ -47,14 +47,14 @@ int lattio_fs_kind_of_magic(uint64_t magic)
 const char *lattio_fs_name(int kind)
 {
     static const char *const names[] = {"unknown", "local",  "tmpfs", "nfs",  "lustre",
-                                        "gpfs",    "beegfs", "cephfs", "fuse", "glusterfs"};
+                                        "gpfs",    "beegfs", "cephfs", "fuse", "glusterfs", "moosefs"};
     return kind >= 0 && kind < (int)(sizeof names / sizeof names[0]) ? names[kind] : "unknown";
 }
 
 int lattio_fs_caches_metadata(int kind)
 {
     return kind == LATTIO_FS_NFS || kind == LATTIO_FS_FUSE || kind == LATTIO_FS_GLUSTER ||
-           kind == LATTIO_FS_UNKNOWN;
+           kind == LATTIO_FS_MOOSEFS || kind == LATTIO_FS_UNKNOWN;
 }
 
 int lattio_fs_is_network(int kind)
@@ -65,13 +65,32 @@ int lattio_fs_is_network(int kind)
 /* One line of /proc/self/mountinfo: whether its mount point is a prefix of
  * `path` longer than *best; if so its type (the field after " - ") goes to
  * out.  Mount points escape blanks as \040: such mounts never match. */
+int lattio_fs_mount_name(const char *line, char *out, size_t size)
+{
+    char type[32], source[256] = "";
+    const char *sep = strstr(line, " - ");
+    if (!sep || sscanf(sep + 3, "%31s %255s", type, source) < 1) return 0;
+    const char *hash = strchr(source, '#');
+    if (strcmp(type, "fuse") == 0 && hash && hash > source)
+        snprintf(out, size, "fuse.%.*s", (int)(hash - source), source);
+    else
+        snprintf(out, size, "%s", type);
+    return 1;
+}
+
+int lattio_fs_refine_kind(int kind, const char *t)
+{
+    if (kind != LATTIO_FS_FUSE) return kind;
+    if (strcmp(t, "fuse.glusterfs") == 0) return LATTIO_FS_GLUSTER;
+    if (strcmp(t, "fuse.mfs") == 0 || strcmp(t, "fuse.moosefs") == 0 || strcmp(t, "fuse.mfsmount") == 0)
+        return LATTIO_FS_MOOSEFS;
+    return kind;
+}
+
 static void match_mount(const char *line, const char *path, size_t *best, char *out, size_t n)
 {
-    char point[4096];
-    char type[32];
-    const char *sep = strstr(line, " - ");
-    if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", point) != 1 || sscanf(sep + 3, "%31s", type) != 1)
-        return;
+    char point[4096], type[32];
+    if (sscanf(line, "%*s %*s %*s %*s %4095s", point) != 1 || !lattio_fs_mount_name(line, type, sizeof type)) return;
     size_t len = strlen(point);
     int under = strncmp(path, point, len) == 0 && (path[len] == '/' || path[len] == '\0' || len == 1);
     if (!under || len < *best) return;
@@ -91,14 +110,15 @@ static void mount_type(const char *abs, char *out, size_t n)
     fclose(m);
 }
 
-/* FUSE: the subtype of the mount (GlusterFS's client mounts fuse.glusterfs). */
+/* FUSE: the subtype of the mount (GlusterFS's client mounts fuse.glusterfs,
+ * MooseFS's mfsmount fuse with source mfs#HOST:PORT). */
 static void refine_kind(const char *path, lattio_fsinfo *out)
 {
     char *abs = realpath(path, NULL);
     if (!abs) return;
     mount_type(abs, out->type, sizeof out->type);
     free(abs);
-    if (out->kind == LATTIO_FS_FUSE && strcmp(out->type, "fuse.glusterfs") == 0) out->kind = LATTIO_FS_GLUSTER;
+    out->kind = lattio_fs_refine_kind(out->kind, out->type);
 }
 
 int lattio_fs_refresh_fd(int fd, uint64_t *size)

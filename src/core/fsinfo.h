@@ -4,6 +4,7 @@
 #ifndef LATTIO_FSINFO_H
 #define LATTIO_FSINFO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum lattio_fs_kind {
@@ -16,7 +17,8 @@ enum lattio_fs_kind {
     LATTIO_FS_BEEGFS = 6, /* f_type 0x19830326 */
     LATTIO_FS_CEPHFS = 7, /* f_type 0x00C36400 */
     LATTIO_FS_FUSE = 8,   /* f_type 0x65735546, a FUSE file system other than the next */
-    LATTIO_FS_GLUSTER = 9 /* FUSE whose mount type is fuse.glusterfs */
+    LATTIO_FS_GLUSTER = 9, /* FUSE whose mount type is fuse.glusterfs */
+    LATTIO_FS_MOOSEFS = 10 /* FUSE mounted by mfsmount (source mfs#HOST:PORT, or type fuse.mfs) */
 };
 
 typedef struct lattio_fsinfo {
@@ -25,14 +27,15 @@ typedef struct lattio_fsinfo {
     uint64_t block; /* st_blksize of the path (f_bsize when it cannot be stat'ed), 0: unknown */
     uint64_t unit;  /* statfs f_bsize: the unit of the counts below */
     uint64_t avail; /* bytes free for unprivileged writers (f_bavail * f_bsize) */
-    char type[32];  /* the mount's type in /proc/self/mountinfo ("ext4", "fuse.glusterfs"), "" */
+    char type[32];  /* the mount's type in /proc/self/mountinfo ("ext4", "fuse.glusterfs"; a FUSE
+                       mount without subtype named by its source's "NAME#": "fuse.mfs"), "" */
 } lattio_fsinfo;
 
 /* Local.  The kind of the file system with statfs magic `magic`. */
 int lattio_fs_kind_of_magic(uint64_t magic);
 
 /* Local.  "local", "tmpfs", "nfs", "lustre", "gpfs", "beegfs", "cephfs",
- * "fuse", "glusterfs" or "unknown". */
+ * "fuse", "glusterfs", "moosefs" or "unknown". */
 const char *lattio_fs_name(int kind);
 
 /* Local.  Whether the clients of file systems of this kind cache sizes and
@@ -45,6 +48,15 @@ int lattio_fs_caches_metadata(int kind);
  * Lustre, GPFS, BeeGFS, CephFS, FUSE, GlusterFS, unknown): writes go in
  * pieces of its unit, never through a shared mapping. */
 int lattio_fs_is_network(int kind);
+
+/* Local.  The mount type one line of /proc/self/mountinfo gives: its type
+ * field, or for a FUSE mount without subtype whose source is "NAME#..."
+ * (mfsmount's "mfs#host:9421", old sshfs's "sshfs#...") "fuse.NAME"; into
+ * out (size bytes).  0 when the line cannot be read. */
+int lattio_fs_mount_name(const char *line, char *out, size_t size);
+/* Local.  The kind a FUSE mount's type refines to (GlusterFS, MooseFS), or
+ * `kind` as it is. */
+int lattio_fs_refine_kind(int kind, const char *mount_type);
 
 /* Local.  Make this client's view of `path` current on a file system that
  * caches metadata (elsewhere only its size is taken): an fsync through a new descriptor (GlusterFS's client

@@ -26,7 +26,10 @@ def mount_type(path):
             point = left.split()[4].replace("\\040", " ")
             inside = path == point or path.startswith(point.rstrip("/") + "/")
             if inside and len(point) > best:
-                best, kind = len(point), right.split()[0]
+                fields = right.split()
+                best, kind = len(point), fields[0]
+                if kind == "fuse" and len(fields) > 1 and "#" in fields[1][1:]:  # mfsmount: mfs#host:port
+                    kind = "fuse." + fields[1].split("#", 1)[0]
     return kind
 
 
@@ -37,6 +40,8 @@ def independent(path):
     kind = KINDS.get(magic, "unknown")
     if kind == "fuse" and mtype == "fuse.glusterfs":
         kind = "glusterfs"
+    if kind == "fuse" and mtype in ("fuse.mfs", "fuse.moosefs", "fuse.mfsmount"):
+        kind = "moosefs"
     return {"fs_type": kind, "fs_mount_type": mtype, "fs_magic": "0x%x" % magic,
             "block": os.stat(path).st_blksize}
 
