@@ -59,8 +59,17 @@ static int read_back(const char *path)
     return ok ? TOOL_OK : TOOL_FAIL;
 }
 
-static int report(const char *what, const char *path, int rc)
+/* The failure of a join or split, naming the side at fault: the output
+ * for what writing it met (its temporaries, renames, what is in its way,
+ * an interrupted publication), else the input. */
+static int report(const char *what, const convert_args *a, int rc)
 {
+    static const int output_side[] = {LATTIO_ERR_WRITE,       LATTIO_ERR_CLOSE,       LATTIO_ERR_SYNC,
+                                      LATTIO_ERR_RENAME,      LATTIO_ERR_SYNC_DIR,    LATTIO_ERR_NOT_REGULAR,
+                                      LATTIO_ERR_OUTPUT_IS_INPUT, LATTIO_ERR_INTERRUPTED};
+    const char *path = a->in;
+    for (size_t i = 0; i < sizeof output_side / sizeof output_side[0]; i++)
+        if (rc == output_side[i]) path = a->out;
     char detail[512];
     const int n = lattio_last_detail(detail, sizeof detail);
     return tool_status_error("convert", path, rc, " (%s%s%s)", what, n ? ": " : "", n ? detail : "");
@@ -79,12 +88,12 @@ int convert_volumes(const convert_args *a)
         memcpy(p.grid, a->grid, sizeof p.grid);
         memcpy(p.io_grid, a->io_grid, sizeof p.io_grid);
         const int rc = lattio_volumes_split(a->in, a->out, &p);
-        if (rc != LATTIO_OK) return report("splitting", a->in, rc);
+        if (rc != LATTIO_OK) return report("splitting", a, rc);
     } else {
         const char *inputs[1] = {a->in};
         if (tool_output_allowed("convert", a->out, inputs, 1) != TOOL_OK) return TOOL_FAIL;
         const int rc = lattio_volumes_join(a->in, a->out);
-        if (rc != LATTIO_OK) return report("joining", a->in, rc);
+        if (rc != LATTIO_OK) return report("joining", a, rc);
     }
     if (read_back(a->out) != TOOL_OK) return TOOL_FAIL;
     printf("%s -> %s: %s, every checksum verified\n", a->in, a->out,
