@@ -116,7 +116,10 @@ def memmap(path: PathLike, record: Union[int, str, None] = None) -> np.ndarray:
     its two rows; ``lattio.open`` rebuilds the third); ``record`` must be
     None or 1.  openQCD stores links at odd sites only: use
     :func:`lattio.open`.  No checksum is verified: this is for quick looks
-    at huge files (``lattio.verify`` checks them)."""
+    at huge files (``lattio.verify`` checks them).  As with any memory map,
+    a file cut (truncated) while the map is in use ends the process with
+    SIGBUS when a page beyond the new end is touched: map files nobody is
+    rewriting, or use :func:`lattio.open`, which checks the size first."""
     path = _path(path)
     if _core.detect(path) in ("nersc", "milc"):
         return _memmap_plain(path, record)
