@@ -110,7 +110,7 @@ static int scan_dir(const char *dir, const char *name, int in_dirs, int **number
         (*numbers)[(*count)++] = k;
     }
     closedir(d);
-    if (rc == LATTIO_OK) qsort(*numbers, (size_t)*count, sizeof **numbers, cmp_int);
+    if (rc == LATTIO_OK && *count) qsort(*numbers, (size_t)*count, sizeof **numbers, cmp_int);
     return rc;
 }
 
