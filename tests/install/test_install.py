@@ -146,6 +146,23 @@ target_link_libraries(mpi_prog PRIVATE lattio::lattio)
 """
 
 
+def cmake_project(opt, san, name, files, args, what):
+    """A fresh CMake project `name` of `files`, configured with `args` and
+    built (each step checked); its build directory."""
+    src = os.path.abspath(name)
+    shutil.rmtree(src, ignore_errors=True)
+    os.makedirs(src)
+    for fname, text in files.items():
+        tu.write(os.path.join(src, fname), text.encode())
+    bld = os.path.join(src, "build")
+    p = run([opt.cmake, "-S", src, "-B", bld] + args +
+            ["-DCMAKE_C_FLAGS=" + " ".join(san), "-DCMAKE_EXE_LINKER_FLAGS=" + " ".join(san)])
+    tu.check_eq(p.returncode, 0, "%s configure (%r)" % (what, p.stdout[-600:] + p.stderr[-600:]))
+    p = run([opt.cmake, "--build", bld])
+    tu.check_eq(p.returncode, 0, "%s build (%r)" % (what, p.stdout[-600:] + p.stderr[-600:]))
+    return bld
+
+
 def tmlqcd_route(opt, prefix, san):
     """A project that gets Lemon as tmLQCD does builds on lattio's lemon::lemon."""
     p = run([opt.cmake, "--version"])
@@ -153,19 +170,10 @@ def tmlqcd_route(opt, prefix, san):
     if version < (3, 24):
         print("note: CMake %s has no FIND_PACKAGE_ARGS (tmLQCD needs 3.26): its route not built" % (version,))
         return
-    tsrc = os.path.abspath("tmlqcd_style")
-    shutil.rmtree(tsrc, ignore_errors=True)
-    os.makedirs(tsrc)
-    tu.write(os.path.join(tsrc, "lemon.c"), LEMON_C.encode())
-    tu.write(os.path.join(tsrc, "CMakeLists.txt"), TMLQCD_STYLE_CMAKELISTS.encode())
-    tbld = os.path.join(tsrc, "build")
-    p = run([opt.cmake, "-S", tsrc, "-B", tbld, "-DCMAKE_PREFIX_PATH=" + prefix, "-DCMAKE_C_COMPILER=" + opt.mpicc,
-             "-DFETCHCONTENT_FULLY_DISCONNECTED=ON", "-DCMAKE_C_FLAGS=" + " ".join(san),
-             "-DCMAKE_EXE_LINKER_FLAGS=" + " ".join(san)])
-    tu.check_eq(p.returncode, 0, "tmLQCD-style configure (%r)" % (p.stdout[-600:] + p.stderr[-600:]))
+    tbld = cmake_project(opt, san, "tmlqcd_style", {"lemon.c": LEMON_C, "CMakeLists.txt": TMLQCD_STYLE_CMAKELISTS},
+                         ["-DCMAKE_PREFIX_PATH=" + prefix, "-DCMAKE_C_COMPILER=" + opt.mpicc,
+                          "-DFETCHCONTENT_FULLY_DISCONNECTED=ON"], "tmLQCD-style")
     tu.check(not os.path.exists(os.path.join(tbld, "_deps", "lemon-src")), "FetchContent cloned nothing")
-    p = run([opt.cmake, "--build", tbld])
-    tu.check_eq(p.returncode, 0, "tmLQCD-style build (%r)" % (p.stdout[-600:] + p.stderr[-600:]))
     prog = os.path.join(tbld, "lemon_prog")
     p = run([prog])
     tu.check(p.returncode == 0 and p.stdout.startswith(b"lemon ok"), "lemon::lemon program runs: %r" % (p.stdout + p.stderr))
@@ -266,18 +274,9 @@ def main():
     tu.check(b"liblattio" not in run(["ldd", serial_lime]).stdout, "-llime program is static")
 
     # QIO's CMake route: -DCLime_DIR=<prefix>/lib/cmake/CLime
-    qsrc = os.path.abspath("qio_style")
-    shutil.rmtree(qsrc, ignore_errors=True)
-    os.makedirs(qsrc)
-    tu.write(os.path.join(qsrc, "lime.c"), LIME_C.encode())
-    tu.write(os.path.join(qsrc, "CMakeLists.txt"), QIO_STYLE_CMAKELISTS.encode())
-    qbld = os.path.join(qsrc, "build")
-    p = run([opt.cmake, "-S", qsrc, "-B", qbld, "-DCLime_DIR=" + os.path.join(libdir, "cmake", "CLime"),
-             "-DCMAKE_C_COMPILER=" + opt.cc, "-DCMAKE_C_FLAGS=" + " ".join(san),
-             "-DCMAKE_EXE_LINKER_FLAGS=" + " ".join(san)])
-    tu.check_eq(p.returncode, 0, "QIO-style CLime configure (%r)" % (p.stdout[-600:] + p.stderr[-600:]))
-    p = run([opt.cmake, "--build", qbld])
-    tu.check_eq(p.returncode, 0, "QIO-style CLime build (%r)" % (p.stdout[-600:] + p.stderr[-600:]))
+    qbld = cmake_project(opt, san, "qio_style", {"lime.c": LIME_C, "CMakeLists.txt": QIO_STYLE_CMAKELISTS},
+                         ["-DCLime_DIR=" + os.path.join(libdir, "cmake", "CLime"), "-DCMAKE_C_COMPILER=" + opt.cc],
+                         "QIO-style CLime")
     qprog = os.path.join(qbld, "lime_prog")
     p = run([qprog, data])
     tu.check(p.returncode == 0 and p.stdout.startswith(b"4 records"), "CLime::lime program runs: %r" % (p.stdout + p.stderr))
