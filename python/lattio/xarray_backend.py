@@ -19,6 +19,7 @@ is the explicit opt-out.  ``ds.close()`` (and ``with``) releases the file.
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Dict, Iterable, Optional, Tuple
 
 import numpy as np
@@ -77,7 +78,7 @@ def _names(fields: Iterable[Field]) -> Dict[int, str]:
     taken: set = set()
     for f in fields:
         base = f.name.strip("/").replace("/", "_") if f.format == "hdf5" else (
-            "gauge" if f.kind == "gauge" else "field_%d" % f.index)
+            f.kind if f.kind != "field" else "field_%d" % f.index)  # gauge, propagator, fermion, ...
         name, n = base or "field", 1
         while name in taken:
             name, n = "%s_%d" % (base, n), n + 1
@@ -95,8 +96,9 @@ def dataset(file: File, drop_variables: Optional[Iterable[str]] = None) -> xr.Da
         name = names[f.index]
         if name in drop:
             continue
-        dims = tuple(d if d in ("t", "z", "y", "x") or not d.startswith("s") else "%s_%s" % (name, d)
-                     for d in f.dims)
+        # the table's axis names (mu, spin_sink, color_source, ...) as they are;
+        # an untyped field's s0, s1, ... are its own
+        dims = tuple("%s_%s" % (name, d) if re.fullmatch(r"s\d+", d) else d for d in f.dims)
         attrs = {"lattio_format": f.format, "lattio_field": f.index, "precision": f.precision,
                  "checksum": f.checksum, "kind": f.kind}
         attrs.update(_attrs(f.metadata))

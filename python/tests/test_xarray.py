@@ -61,6 +61,19 @@ def test_generic_fields_get_their_own_site_dimensions():
         np.testing.assert_array_equal(ds["field_%d" % i].values, lattio.load(data("t_qio.intel-scalar.lime"), index=i))
 
 
+def test_typed_fields_named_by_the_type_table(tmp_path):
+    """A propagator is the variable "propagator" with the table's axes,
+    spin before colour, sink before source (not prefixed by the variable)."""
+    p = str(tmp_path / "prop.scidac")
+    a = (np.arange(2 * 2 * 2 * 2 * 144) % 7).astype(np.complex64).reshape(2, 2, 2, 2, 4, 4, 3, 3)
+    lattio.save(p, a, format="scidac")
+    with xr.open_dataset(p, engine="lattio") as ds:
+        assert list(ds.data_vars) == ["propagator"]
+        assert ds["propagator"].dims == ("t", "z", "y", "x", "spin_sink", "spin_source", "color_sink",
+                                         "color_source")
+        np.testing.assert_array_equal(ds["propagator"].values, a)
+
+
 def test_nersc_header_attributes():
     ds = xr.open_dataset(data("t_nersc.cfg"), engine="lattio")
     assert ds.attrs["header.DATATYPE"] == "4D_SU3_GAUGE" and ds["gauge"].attrs["checksum"] == "nersc"
