@@ -40,6 +40,13 @@ int lattio_temp_list(const char *path, lattio_temp_info **list, size_t *count);
  * beside its journal and beside every volume of either naming
  * (src/field/volumes_publish.c).  ERR_ARG (not a set's name), ERR_NOMEM. */
 int lattio_volumes_temp_list(const char *base, lattio_temp_info **list, size_t *count);
+/* Local.  1 when a publication of set `base` was interrupted: its journal
+ * BASE.lattio-publish is there (src/field/volumes.c). */
+int lattio_volumes_interrupted(const char *base);
+/* The name of a gauge checksum kind (enum lattio_gauge_checksum): "none",
+ * "nersc", "milc", "scidac" (src/ops/report.c; the report's JSON and the
+ * command's text). */
+const char *lattio_gauge_checksum_name(int kind);
 void lattio_temp_list_free(lattio_temp_info *list, size_t count);
 /* Local.  Create a fresh temporary file beside `path` under such a name
  * (exclusively, mode 0666 less the umask), open for writing in *fd; its name

@@ -49,11 +49,10 @@ typedef struct lattio_volume {
  * found from its volume 0); _as: those of the naming given. */
 int lattio_volumes_list(const char *base, int *in_dirs, int **numbers, int *count);
 int lattio_volumes_list_as(const char *base, int in_dirs, int **numbers, int *count);
-/* The journal of a set's publication (volumes_publish.c): its name and
- * whether one is there (a publication was interrupted). */
+/* The journal of a set's publication (volumes_publish.c): its name
+ * (whether one is there: lattio_volumes_interrupted, support.h). */
 #define LATTIO_VOLUMES_JOURNAL ".lattio-publish"
 int lattio_volumes_journal_name(const char *base, char *out, size_t size);
-int lattio_volumes_interrupted(const char *base);
 /* A usable set name: a file name (not "", ".", "..", no trailing '/')
  * without tab or newline (the journal's separators).  ERR_ARG otherwise. */
 int lattio_volumes_check_base(const char *base);

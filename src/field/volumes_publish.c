@@ -302,24 +302,18 @@ static int read_text(const char *path, char **text)
     *text = NULL;
     int fd;
     RETURN_IF_ERROR(lattio_open_regular(path, &fd));
-    struct stat st;
-    int rc = fstat(fd, &st) == 0 ? LATTIO_OK : LATTIO_FAIL_ERRNO(LATTIO_ERR_STAT, "journal");
-    if (rc == LATTIO_OK && (uint64_t)st.st_size > JOURNAL_MAX) rc = LATTIO_FAIL(LATTIO_ERR_BAD_METADATA, "journal size");
-    char *t = rc == LATTIO_OK ? lattio_malloc((size_t)st.st_size + 1) : NULL;
+    lattio_source src;
+    int rc = lattio_source_fd(fd, &src); /* the core's reads: the size from fstat, pread in full */
+    if (rc == LATTIO_OK && src.size > JOURNAL_MAX) rc = LATTIO_FAIL(LATTIO_ERR_BAD_METADATA, "journal size");
+    char *t = rc == LATTIO_OK ? lattio_malloc((size_t)src.size + 1) : NULL;
     if (rc == LATTIO_OK && !t) rc = LATTIO_ERR_NOMEM;
-    size_t got = 0;
-    while (rc == LATTIO_OK && got < (size_t)st.st_size) {
-        const ssize_t r = read(fd, t + got, (size_t)st.st_size - got);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_READ, "journal");
-        else got += (size_t)r;
-    }
+    if (rc == LATTIO_OK) rc = lattio_source_read_exact(&src, 0, t, (size_t)src.size, LATTIO_ERR_READ);
     close(fd);
     if (rc != LATTIO_OK) {
         lattio_free(t);
         return rc;
     }
-    t[got] = '\0';
+    t[src.size] = '\0';
     *text = t;
     return LATTIO_OK;
 }

@@ -20,6 +20,9 @@ void lattio_ops_warning(lattio_verify_report *rep, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* ": <the library's detail of its last failure>" in buf, or "" when there
+ * is none (for a problem's text). */
+const char *lattio_ops_detail(char *buf, size_t size);
 /* A new zeroed field entry of rep; NULL when out of memory. */
 lattio_verify_field *lattio_ops_field(lattio_verify_report *rep);
 /* Keep fi's metadata in rep (copies). */

@@ -62,6 +62,14 @@ void lattio_ops_warning(lattio_verify_report *rep, const char *fmt, ...)
     va_end(ap);
 }
 
+const char *lattio_ops_detail(char *buf, size_t size)
+{
+    char d[256];
+    if (lattio_last_detail(d, sizeof d) <= 0 || !d[0]) return "";
+    snprintf(buf, size, ": %s", d);
+    return buf;
+}
+
 lattio_verify_field *lattio_ops_field(lattio_verify_report *rep)
 {
     if (rep->nfields == rep->fields_cap) {
@@ -118,7 +126,7 @@ const char *lattio_verify_format_name(const lattio_verify_report *rep)
 
 /* --- JSON ------------------------------------------------------------------ */
 
-static const char *checksum_name(int kind)
+const char *lattio_gauge_checksum_name(int kind)
 {
     static const char *const names[] = {"none", "nersc", "milc", "scidac"};
     return kind >= 0 && kind <= 3 ? names[kind] : "none";
@@ -151,7 +159,7 @@ static void json_gauge(FILE *f, const lattio_verify_report *rep)
             in->dims[1], in->dims[2], in->dims[3], in->precision);
     fprintf(f, ", \"little_endian\": %s, \"rows\": %d, \"colors\": %d", in->little_endian ? "true" : "false",
             in->rows, in->colors ? in->colors : 3);
-    fprintf(f, ", \"checksum\": {\"kind\": \"%s\", \"present\": %s", checksum_name(in->checksum_kind),
+    fprintf(f, ", \"checksum\": {\"kind\": \"%s\", \"present\": %s", lattio_gauge_checksum_name(in->checksum_kind),
             in->has_checksum ? "true" : "false");
     fprintf(f, ", \"stored\": [\"%08x\", \"%08x\"], \"computed\": [\"%08x\", \"%08x\"]}", (unsigned)in->stored[0],
             (unsigned)in->stored[1], (unsigned)in->computed[0], (unsigned)in->computed[1]);

@@ -5,6 +5,7 @@
  * verification (src/ops/mpi) runs these checks with its own reader of
  * binary records. */
 #include "ops_internal.h"
+#include "field/field_internal.h" /* lattio_field_is_binary_type */
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -25,15 +26,6 @@ static const char *errno_suffix(char *buf, size_t size)
     const int e = lattio_last_errno();
     if (!e || size < 3) return "";
     snprintf(buf, size, ": %s", strerror(e));
-    return buf;
-}
-
-/* ": detail" of the library's last failure, or "". */
-static const char *detail_suffix(char *buf, size_t size)
-{
-    char d[256];
-    if (lattio_last_detail(d, sizeof d) <= 0 || !d[0]) return "";
-    snprintf(buf, size, ": %s", d);
     return buf;
 }
 
@@ -152,11 +144,6 @@ static int announces_field(const char *type)
            strcmp(type, "scidac-record-xml") == 0;
 }
 
-static int is_binary(const char *type)
-{
-    return strcmp(type, "ildg-binary-data") == 0 || strcmp(type, "scidac-binary-data") == 0;
-}
-
 /* The file's records in one pass: their flavour (ILDG, SciDAC or plain
  * LIME), each binary record's number (in order, *numbers malloc'd) and
  * metadata announcing a field whose binary record is not in the file (a
@@ -175,7 +162,7 @@ static int index_records(lattio_verify_report *rep, lattio_lime_reader *r, int *
             pending = k;
             snprintf(type, sizeof type, "%s", info.type);
         }
-        if (!is_binary(info.type)) continue;
+        if (!lattio_field_is_binary_type(info.type)) continue;
         pending = 0;
         if (*nbinary == cap) {
             cap = cap ? 2 * cap : 16;
@@ -269,7 +256,7 @@ static void volume_field(verify_ctx *c, lattio_volumes *v, const lattio_field_in
     char detail[300];
     if (rc != LATTIO_OK)
         lattio_ops_problem(rep, rc, "field %d (%s)%s: %s (%s)", f->record, f->type,
-                           detail_suffix(detail, sizeof detail), lattio_strerror(rc), lattio_error_name(rc));
+                           lattio_ops_detail(detail, sizeof detail), lattio_strerror(rc), lattio_error_name(rc));
     else if (!fi->has_checksum)
         lattio_ops_problem(rep, LATTIO_ERR_NO_CHECKSUM, "field %d (%s): no scidac-checksum record (ERR_NO_CHECKSUM)",
                            f->record, f->type);
@@ -291,7 +278,7 @@ static void volume_fields(verify_ctx *c)
     if (rc == LATTIO_OK) rc = lattio_volumes_describe(v, &vi);
     if (rc != LATTIO_OK) {
         char detail[300];
-        const char *d = detail_suffix(detail, sizeof detail);
+        const char *d = lattio_ops_detail(detail, sizeof detail);
         lattio_ops_problem(rep, rc, "%s%s%s (%s)", d[0] ? d + 2 : "", d[0] ? ": " : "", lattio_strerror(rc),
                            lattio_error_name(rc));
         if (v) lattio_volumes_close(v);

@@ -6,7 +6,6 @@
 #include <inttypes.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 static const char clean_help[] =
     "usage: lattio clean [--dry-run] PATH...\n"
@@ -67,9 +66,7 @@ void tool_note_temporaries(const char *cmd, const char *path)
 /* A volume set's publication a killed writer left: carried out. */
 static int finish_publication(const char *path, int dry)
 {
-    char journal[4096];
-    snprintf(journal, sizeof journal, "%s.lattio-publish", path);
-    if (access(journal, F_OK) != 0) return TOOL_OK;
+    if (!lattio_volumes_interrupted(path)) return TOOL_OK;
     tool_print_escaped(stdout, path);
     if (dry) {
         fputs(": QIO volume set: interrupted publication (its journal is there): would be completed\n", stdout);

@@ -25,12 +25,6 @@ int tool_verify(const char *path, verify_report *rep, lattio_layout *gl, double 
     return lattio_verify(MPI_COMM_WORLD, path, rep, gl, glocal) == LATTIO_OK;
 }
 
-static const char *checksum_name(int kind)
-{
-    static const char *const names[] = {"none", "nersc", "milc", "scidac"};
-    return kind >= 0 && kind <= 3 ? names[kind] : "none";
-}
-
 static void text_gauge(FILE *f, const verify_report *rep)
 {
     const lattio_gauge_info *in = &rep->info;
@@ -42,7 +36,7 @@ static void text_gauge(FILE *f, const verify_report *rep)
     fputc('\n', f);
     if (in->checksum_kind == LATTIO_GSUM_NERSC || in->checksum_kind == LATTIO_GSUM_MILC)
         fprintf(f, "%s: %s checksum %08x %08x, computed %08x %08x\n", rep->path,
-                checksum_name(in->checksum_kind), (unsigned)in->stored[0],
+                lattio_gauge_checksum_name(in->checksum_kind), (unsigned)in->stored[0],
                 (unsigned)in->stored[1], (unsigned)in->computed[0], (unsigned)in->computed[1]);
     if (!rep->has_gauge) return;
     fprintf(f, "%s: plaquette %.12f", rep->path, rep->stats.plaquette);

@@ -6,15 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ": detail" of the library's last failure, or "". */
-static const char *detail(char *buf, size_t size)
-{
-    char d[256];
-    if (lattio_last_detail(d, sizeof d) <= 0 || !d[0]) return "";
-    snprintf(buf, size, ": %s", d);
-    return buf;
-}
-
 /* rep's entry for field i of the listing, filled from the read. */
 static void field_entry(lattio_verify_report *rep, const lattio_h5_entry *e, int i, int rc,
                         const lattio_field_read_info *info)
@@ -78,7 +69,7 @@ static void verify_entry(MPI_Comm comm, const char *file, const lattio_h5_entry 
     char why[300];
     if (rc != LATTIO_OK)
         lattio_ops_problem(rep, rc, "%s: %s (%s)%s", e->path, lattio_strerror(rc), lattio_error_name(rc),
-                           detail(why, sizeof why));
+                           lattio_ops_detail(why, sizeof why));
     else if (info.checksum == LATTIO_CHECKSUM_MISSING)
         lattio_ops_warning(rep, "%s: no stored checksum (suma/sumb or .sha256)", e->path);
     if (e->gauge && !rep->has_gauge && (rc == LATTIO_OK || rc == LATTIO_ERR_CHECKSUM)) {
@@ -106,7 +97,7 @@ int lattio_ops_verify_h5(MPI_Comm comm, const char *target, lattio_verify_report
     rc = lattio_h5_fields(comm, target, 4, file, sizeof file, &list, &count);
     if (rc != LATTIO_OK) {
         char why[300];
-        lattio_ops_problem(rep, rc, "%s (%s)%s", lattio_strerror(rc), lattio_error_name(rc), detail(why, sizeof why));
+        lattio_ops_problem(rep, rc, "%s (%s)%s", lattio_strerror(rc), lattio_error_name(rc), lattio_ops_detail(why, sizeof why));
         return rep->status;
     }
     rep->nrecords = (size_t)count;
