@@ -1298,6 +1298,151 @@ int lattio_verify_file(const char *path, lattio_verify_report *rep, double **gau
  * *json (free()).  Errors: ERR_NOMEM. */
 int lattio_verify_report_json(const lattio_verify_report *rep, char **json);
 
+/*
+ * Describe (src/ops/info.c): what a LIME file holds, the one listing
+ * `lattio info` prints and Python's lattio.info and lattio.open number
+ * records by.  Records are numbered from 1 in the file; a message begins
+ * at a record with MB set or at the first record (C-LIME's lime_contents
+ * numbering).  A damaged file lists the records before the damage and
+ * says where the walk stopped (rep->status, error_record, error_offset).
+ */
+#define LATTIO_INFO_TEXT_LIMIT 64000 /* payloads shown as text are shorter */
+enum lattio_info_flags {
+    LATTIO_INFO_TEXT = 1,  /* keep each record's text (lime_contents' Data:) */
+    LATTIO_INFO_FIELDS = 2 /* describe every lattice field (`lattio info --fields`) */
+};
+
+typedef struct lattio_info_record {
+    int number, message, record; /* in the file, its message, in the message (from 1) */
+    lattio_record_info rec;      /* offset, data_offset, length, padding, mb, me, type (raw) */
+    char *text; /* LATTIO_INFO_TEXT: the payload up to its first NUL when it is
+                   shorter than LATTIO_INFO_TEXT_LIMIT and has no byte >= 0x80,
+                   else NULL (owned) */
+} lattio_info_record;
+
+typedef struct lattio_info_field {
+    int index;       /* from 0 among the file's fields */
+    int record;      /* 1-based number of its binary record */
+    lattio_record_info binary;
+    char datatype[LATTIO_FIELD_TEXT_MAX];
+    int precision, colors, spins, nd;
+    uint64_t typesize, datacount, dims[LATTIO_MAX_DIMS];
+    lattio_field_site site; /* the shape and axis names a reader gives it */
+    int has_checksum;
+    lattio_scidac_sum stored;
+} lattio_info_field;
+
+typedef struct lattio_info_volume {
+    int number;
+    uint64_t sites;
+    char *path; /* owned */
+} lattio_info_volume;
+
+typedef struct lattio_info_report {
+    char *path;   /* owned */
+    int volfmt;   /* a QIO volume set (path its base name): 1 .. 3, else 0 */
+    int nvolumes;
+    lattio_info_volume *volumes; /* by number */
+    int status;   /* LATTIO_OK, or why the listing stopped */
+    int error_record;       /* the record (1-based) the walk failed at */
+    uint64_t error_offset;  /* where its header was expected */
+    int error_field;        /* the field (from 0) whose metadata disagree, or -1 */
+    char problem[LATTIO_VERIFY_TEXT]; /* the failure in words, escaped */
+    size_t nrecords, records_cap;
+    lattio_info_record *records;
+    int nfields, fields_cap;
+    lattio_info_field *fields;
+} lattio_info_report;
+
+void lattio_info_report_init(lattio_info_report *rep);
+void lattio_info_report_free(lattio_info_report *rep);
+/* Local, MPI-free.  List the records of the LIME file `path` (flags: enum
+ * lattio_info_flags) into *rep (its previous content freed); of a QIO
+ * volume set (path its base name): its volumes and every field (its
+ * records are not listed).  Returns
+ * rep->status: the open's, the reader's at a damaged record
+ * (ERR_TRUNCATED_*, ERR_TRAILING_BYTES, ...) or, with LATTIO_INFO_FIELDS,
+ * the field layer's for a field whose metadata and bytes disagree. */
+int lattio_info_file(const char *path, int flags, lattio_info_report *rep);
+/* Field fi (its binary record numbered `record`, 0: none) as the report
+ * describes it.  Errors: lattio_field_site_of's. */
+int lattio_info_field_of(const lattio_field_info *fi, int record, lattio_info_field *f);
+/* The report as one JSON object (`lattio info --json`'s): "file",
+ * "records" [{number, message, record, offset, data_offset, type, length,
+ * padding, mb, me, data}], "fields" (with LATTIO_INFO_FIELDS), "error"
+ * {status, code, message, record, offset, field, detail} when it stopped;
+ * a volume set: "set", "volfmt", "format" (multifile, partfile,
+ * partfile-dir), "volumes" [{number, sites, path}], "fields". */
+int lattio_info_report_json(const lattio_info_report *rep, char **json);
+
+/*
+ * Convert (src/ops/convert.c; the collective call in the MPI half): one
+ * call for every conversion `lattio convert` and Python's lattio.convert
+ * make.  A gauge configuration between any two formats (IN verified
+ * first, OUT written under a temporary name, verified, every link and the
+ * plaquette compared with IN's within OUT's precision, then renamed to
+ * OUT); every field of a file of other fields (LIME, HDF5) to SciDAC or
+ * HDF5 (every value compared); a QIO volume set joined into one file or a
+ * single file split into a set (published as a unit).  OUT goes through
+ * lattio_output_allowed first.  The report holds both verifications, the
+ * comparison and the problems, each naming the path at fault.
+ */
+enum lattio_convert_kind {
+    LATTIO_CONVERT_NONE = 0,
+    LATTIO_CONVERT_GAUGE = 1,  /* one gauge configuration */
+    LATTIO_CONVERT_FIELDS = 2, /* every field of a file of other fields */
+    LATTIO_CONVERT_JOIN = 3,   /* a QIO volume set into one file */
+    LATTIO_CONVERT_SPLIT = 4   /* one file into a QIO volume set */
+};
+
+typedef struct lattio_convert_options {
+    int format;          /* OUT's enum lattio_gauge_format; 0: ILDG (a set IN: joined) */
+    int precision;       /* OUT's bits per real, 32 or 64; 0: IN's */
+    int nersc_rows;      /* NERSC OUT: 2 or 3 (default) */
+    int h5_layout;       /* HDF5 OUT: LATTIO_H5_QDP (0: QDP) or LATTIO_H5_QLUA */
+    const char *h5_path; /* HDF5 OUT: the object ("/..."; NULL: "/lattice") */
+    lattio_volumes_plan split; /* split.volfmt != 0: split IN into the set OUT */
+} lattio_convert_options;
+
+void lattio_convert_options_default(lattio_convert_options *o);
+
+#define LATTIO_CONVERT_MAP_MAX 64 /* HDF5 objects of the fields kept in the report */
+
+typedef struct lattio_convert_report {
+    int status;           /* LATTIO_OK: OUT written, verified and in place */
+    int kind;             /* enum lattio_convert_kind (NONE when IN was refused) */
+    char *in, *out;       /* the paths (owned) */
+    int in_format;        /* IN's enum lattio_gauge_format (gauge) */
+    int out_format;       /* OUT's enum lattio_gauge_format */
+    int precision;        /* OUT's bits per real (gauge, or fields at a given precision) */
+    int h5_layout;        /* HDF5 OUT's layout */
+    double max_diff;      /* largest difference of OUT from IN: a link component
+                             (gauge, absolute) or a value (fields, relative) */
+    int nfields;          /* fields converted */
+    int nmap;             /* HDF5 OUT: field i's object in IN (LIME: "") and OUT */
+    char map_in[LATTIO_CONVERT_MAP_MAX][256], map_out[LATTIO_CONVERT_MAP_MAX][256];
+    lattio_verify_report in_check;  /* IN's verification (gauge) */
+    lattio_verify_report out_check; /* OUT's, read back (gauge, join, split) */
+    int nproblems, dropped;
+    int problem_status[LATTIO_VERIFY_MAX_NOTES];
+    int problem_out[LATTIO_VERIFY_MAX_NOTES]; /* 1: the problem is OUT's, 0: IN's */
+    char problems[LATTIO_VERIFY_MAX_NOTES][LATTIO_VERIFY_TEXT];
+} lattio_convert_report;
+
+void lattio_convert_report_init(lattio_convert_report *rep);
+void lattio_convert_report_free(lattio_convert_report *rep);
+/* The report as one JSON object (`lattio convert --json`'s).  ERR_NOMEM. */
+int lattio_convert_report_json(const lattio_convert_report *rep, char **json);
+/* Whether converting `in` with `o` needs the MPI library's lattio_convert
+ * (an HDF5 IN or OUT, or a file of fields other than one gauge field):
+ * 1 yes, 0 no (lattio_convert_file does it). */
+int lattio_convert_needs_mpi(const char *in, const lattio_convert_options *o);
+/* Local, MPI-free.  Convert `in` to `out` (see above) into *rep (its
+ * previous content freed); what needs MPI is ERR_UNSUPPORTED here.
+ * Returns rep->status. */
+int lattio_convert_file(const char *in, const char *out, const lattio_convert_options *o,
+                        lattio_convert_report *rep);
+
 #ifndef LATTIO_NO_MPI
 #include <mpi.h>
 
@@ -1995,6 +2140,18 @@ int lattio_verify(MPI_Comm comm, const char *path, lattio_verify_report *rep, la
  * `elements` native doubles per site: the layout the operations read and
  * write whole files with.  Errors: ERR_ARG, ERR_LAYOUT. */
 int lattio_layout_slab(MPI_Comm comm, int nd, const uint64_t *dims, uint64_t elements, lattio_layout *l);
+
+/* Collective on `comm`.  lattio_convert_file's conversions, and those that
+ * need MPI: a LIME gauge field read, written (verify-after-write, one
+ * rewrite) and verified over the ranks when IN is ILDG/SciDAC and OUT
+ * ILDG, SciDAC or HDF5; every field of a file of other fields (read in
+ * slabs of its slowest dimension, written by the parallel writers,
+ * compared value by value); HDF5 IN and OUT.  Conversions of other formats,
+ * joins and splits run on rank 0.  The report is complete on rank 0;
+ * every rank returns its status.  `in`, `out` and `o` must agree on every
+ * rank (ERR_RANK_ARG). */
+int lattio_convert(MPI_Comm comm, const char *in, const char *out, const lattio_convert_options *o,
+                   lattio_convert_report *rep);
 
 #endif /* LATTIO_NO_MPI */
 

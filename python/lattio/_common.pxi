@@ -430,3 +430,80 @@ cdef object report_dict(lattio_verify_report *rep, path):
         lattio_verify_report_free(rep)
         free(rep)
     return out
+
+
+cdef extern from "lattio.h" nogil:
+    ctypedef struct lattio_convert_options:
+        int format
+        int precision
+        int nersc_rows
+        int h5_layout
+        const char *h5_path
+        lattio_volumes_plan split
+    ctypedef struct lattio_convert_report:
+        int status
+    void lattio_convert_options_default(lattio_convert_options *o)
+    void lattio_convert_report_init(lattio_convert_report *rep)
+    void lattio_convert_report_free(lattio_convert_report *rep)
+    int lattio_convert_report_json(const lattio_convert_report *rep, char **json)
+    int lattio_convert_needs_mpi(const char *inp, const lattio_convert_options *o)
+    int lattio_convert_file(const char *inp, const char *out, const lattio_convert_options *o,
+                            lattio_convert_report *rep)
+
+
+cdef int convert_options(lattio_convert_options *o, dict opts, bytes h5_path) except -1:
+    """The conversion's options from the dict lattio.convert made (format,
+    precision, nersc_rows, h5_layout: ints; volfmt and the grids for a
+    split); h5_path must outlive o."""
+    lattio_convert_options_default(o)
+    o.format = opts.get("format", 0)
+    o.precision = opts.get("precision", 0)
+    o.nersc_rows = opts.get("nersc_rows", 3)
+    o.h5_layout = opts.get("h5_layout", 0)
+    o.h5_path = NULL
+    if h5_path is not None:
+        o.h5_path = h5_path
+    o.split.volfmt = opts.get("volfmt", 0)
+    grid = opts.get("grid", ())
+    io_grid = opts.get("io_grid", ())
+    if len(grid) > 8 or len(io_grid) > 8:
+        raise ValueError("a grid has at most 8 extents")
+    o.split.nd = len(grid)
+    for k in range(len(grid)):
+        o.split.grid[k] = grid[k]
+    for k in range(len(io_grid)):
+        o.split.io_grid[k] = io_grid[k]
+    return 0
+
+
+cdef lattio_convert_report *new_convert_report() except NULL:
+    cdef lattio_convert_report *rep = <lattio_convert_report *>malloc(sizeof(lattio_convert_report))
+    if rep == NULL:
+        raise MemoryError()
+    lattio_convert_report_init(rep)
+    return rep
+
+
+cdef object convert_dict(lattio_convert_report *rep, path):
+    """The conversion's report as a dict (its JSON form, parsed); rep freed."""
+    import json
+    cdef char *js = NULL
+    cdef int rc
+    try:
+        rc = lattio_convert_report_json(rep, &js)
+        check(rc, path)
+        out = json.loads(js.decode("utf-8"))
+    finally:
+        free(js)
+        lattio_convert_report_free(rep)
+        free(rep)
+    return out
+
+
+cdef extern from "lattio.h" nogil:
+    ctypedef struct lattio_info_report:
+        int status
+    void lattio_info_report_init(lattio_info_report *rep)
+    void lattio_info_report_free(lattio_info_report *rep)
+    int lattio_info_file(const char *path, int flags, lattio_info_report *rep)
+    int lattio_info_report_json(const lattio_info_report *rep, char **json)

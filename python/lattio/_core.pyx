@@ -142,35 +142,27 @@ def gauge_write(path, str fmt, cnp.ndarray u, int precision, dict meta):
     check(rc, path)
 
 
-def lime_records(path):
-    """Every record of a LIME file as dicts (message, record, offset, type,
-    length, padding, mb, me, data_offset), like `lattio info --json`."""
+def info(path, int flags=0):
+    """lattio_info_file: the library's listing of a LIME file or a QIO volume
+    set (flags: 1 the records' text, 2 every field) as its report's dict
+    (``lattio info --json``'s object).  A file that cannot be listed whole
+    raises (the status of where it stopped)."""
+    import json
     cdef bytes p = fspath(path)
     cdef const char *cp = p
-    cdef lattio_lime_reader *r = NULL
-    cdef lattio_record_info ri
+    cdef lattio_info_report rep
+    cdef char *js = NULL
     cdef int rc
-    check(lattio_lime_reader_open(p, &r), path)
-    out = []
-    message, record = 0, 0
+    lattio_info_report_init(&rep)
     try:
-        while True:
-            with nogil:
-                rc = lattio_lime_reader_next(r, &ri)
-            if rc == -110:  # ERR_EOF
-                break
-            check(rc, path)
-            if ri.mb or message == 0:
-                message += 1
-                record = 0
-            record += 1
-            out.append({"message": message, "record": record, "offset": int(ri.offset),
-                        "data_offset": int(ri.data_offset),
-                        "type": ri.type.decode("utf-8", "backslashreplace"), "length": int(ri.length),
-                        "padding": int(ri.padding), "mb": bool(ri.mb), "me": bool(ri.me)})
+        with nogil:
+            rc = lattio_info_file(cp, flags, &rep)
+        check(rc, path)
+        check(lattio_info_report_json(&rep, &js), path)
+        return json.loads(js.decode("utf-8"))
     finally:
-        lattio_lime_reader_close(r)
-    return out
+        free(js)
+        lattio_info_report_free(&rep)
 
 
 def lime_fields(path):
@@ -389,3 +381,29 @@ def h5_is_target(path):
     """True when path names an HDF5 file: "FILE" or "FILE:/PATH"."""
     cdef bytes p = fspath(path)
     return bool(lattio_h5_is_target(p))
+
+
+def convert_needs_mpi(src, dict opts):
+    """lattio_convert_needs_mpi: converting src needs the MPI library (HDF5,
+    a file of fields other than one gauge configuration)."""
+    cdef bytes p = fspath(src)
+    cdef bytes hp = opts["h5_path"].encode() if opts.get("h5_path") else None
+    cdef lattio_convert_options o
+    convert_options(&o, opts, hp)
+    return bool(lattio_convert_needs_mpi(p, &o))
+
+
+def convert(src, dst, dict opts):
+    """lattio_convert_file: the library's conversion by this process alone,
+    as its report's dict (``lattio convert --json``'s object)."""
+    cdef bytes p = fspath(src)
+    cdef bytes q = fspath(dst)
+    cdef const char *cp = p
+    cdef const char *cq = q
+    cdef bytes hp = opts["h5_path"].encode() if opts.get("h5_path") else None
+    cdef lattio_convert_options o
+    convert_options(&o, opts, hp)
+    cdef lattio_convert_report *rep = new_convert_report()
+    with nogil:
+        lattio_convert_file(cp, cq, &o, rep)
+    return convert_dict(rep, src)

@@ -133,13 +133,11 @@ def _value_code(precision, cplx):
     return ("c%d" if cplx else "f%d") % ((precision // 8) * (2 if cplx else 1))
 
 
-def _numbered_records(path):
-    """A LIME file's records, each with its 1-based `number` in the file
-    (the one numbering of info(), memmap(), lattio.open and the command)."""
-    recs = _core.lime_records(path)
-    for n, r in enumerate(recs, 1):
-        r["number"] = n
-    return recs
+def _numbered_records(path, text=False):
+    """A LIME file's records, each with its 1-based `number` in the file:
+    the library's listing (lattio_info_file), the one `lattio info` prints
+    and memmap(), lattio.open and the command number records by."""
+    return _core.info(path, 1 if text else 0)["records"]
 
 
 def _lime_format(recs):

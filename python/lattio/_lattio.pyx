@@ -349,6 +349,24 @@ def h5_write(comm, target, int kind, int mem_format, int disk_format, uint64_t e
 cdef extern from "lattio.h" nogil:
     int lattio_verify(MPI_Comm comm, const char *path, lattio_verify_report *rep, lattio_layout *gl,
                       double **glocal)
+    int lattio_convert(MPI_Comm comm, const char *inp, const char *out, const lattio_convert_options *o,
+                       lattio_convert_report *rep)
+
+
+def convert(comm, src, dst, dict opts):
+    """Collective: lattio_convert as its report's dict (complete on rank 0)."""
+    cdef MPI_Comm c = as_comm(comm)
+    cdef bytes p = fspath(src)
+    cdef bytes q = fspath(dst)
+    cdef const char *cp = p
+    cdef const char *cq = q
+    cdef bytes hp = opts["h5_path"].encode() if opts.get("h5_path") else None
+    cdef lattio_convert_options o
+    convert_options(&o, opts, hp)
+    cdef lattio_convert_report *rep = new_convert_report()
+    with nogil:
+        lattio_convert(c, cp, cq, &o, rep)
+    return convert_dict(rep, src)
 
 
 def verify(comm, path):

@@ -25,7 +25,12 @@ def info(path: PathLike) -> List[Dict[str, Any]]:
     ``message`` and ``record`` (its message, and its place in that message,
     from 1: LIME's own structure), ``offset`` (of
     the header), ``data_offset``, ``type``, ``length``, ``padding``, ``mb``,
-    ``me``.  HDF5: one dict per lattice field: ``path``, ``layout``,
+    ``me``, ``data`` (the payload as text where ``lattio info`` shows it:
+    shorter than 64000 bytes, no byte >= 0x80; else None): the C library's
+    listing (``lattio_info_file``), the one ``lattio info --json`` prints.
+    A QIO volume set (``path`` its base name): one dict per field
+    (``index``, ``type``, ``datatype``, ``precision``, ``shape``, ``axes``,
+    ``checksum``, ...), as ``lattio info --fields``.  HDF5: one dict per lattice field: ``path``, ``layout``,
     ``gauge``, ``dims`` (x fastest), ``elements``, ``precision``,
     ``byte_order``, ``checksum``.  NERSC, MILC and openQCD: one dict:
     ``format``, ``dims`` (x fastest), ``precision``, ``checksum``,
@@ -43,7 +48,9 @@ def info(path: PathLike) -> List[Dict[str, Any]]:
         return [{"format": fmt, "dims": g.shape[:4][::-1], "precision": g.precision, "checksum": g.checksum,
                  "data_offset": g._disk["offset"], "length": os.path.getsize(file) - g._disk["offset"],
                  "header": f.metadata.get("header", {})}]
-    return _numbered_records(path)
+    if _core.volumes_probe(path):
+        return _core.info(path, 2)["fields"]
+    return _numbered_records(path, text=True)
 
 
 def verify(path: PathLike) -> Dict[str, Any]:
@@ -123,7 +130,7 @@ def memmap(path: PathLike, record: Union[int, str, None] = None) -> np.ndarray:
     path = _path(path)
     if _core.detect(path) in ("nersc", "milc"):
         return _memmap_plain(path, record)
-    recs = _core.lime_records(path)
+    recs = _numbered_records(path)
     fields = _core.lime_fields(path)
     if record is None:
         target = _pick_field(fields, None, path, first=True)["offset"]

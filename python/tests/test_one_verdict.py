@@ -1,5 +1,6 @@
-"""One verdict: `lattio verify --json` (the command), `lattio.verify` (Python)
-and the library's report agree on every file, damaged or not.
+"""One verdict, one listing: `lattio verify --json` (the command), `lattio.verify` (Python)
+and the library's report agree on every file, damaged or not; `lattio info
+--json` and `lattio.info` list the same records (lattio_info_file's).
 
 Each real file and each file made here (a multi-field SciDAC file, a NERSC
 file, a QIO volume set) is cut at every record boundary (and inside each
@@ -139,3 +140,38 @@ def test_volume_set(kind, tmp_path):
     assert not agree(base)["ok"]
     os.unlink(last)
     assert not agree(base)["ok"]
+
+
+def info_command(args):
+    p = subprocess.run([sys.executable, "-m", "lattio", "info", "--json"] + args, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=120)
+    return p.returncode, json.loads(p.stdout)
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_one_listing(name, tmp_path):
+    """`lattio info --json` and lattio.info list the same records (both are
+    lattio_info_file's), and a file cut inside a record fails in both with
+    the status the command's "error" names."""
+    path = data(name)
+    rc, cmd = info_command([path])
+    if "error" in cmd:  # not LIME (NERSC): the command says where; Python describes the header
+        assert rc == 1 and cmd["error"]["status"] == "ERR_BAD_MAGIC"
+        return
+    whole = cmd["records"]
+    assert rc == 0 and lattio.info(path) == whole
+    raw = open(path, "rb").read()
+    cut = tmp_path / "cut.lime"
+    cut.write_bytes(raw[:whole[-1]["data_offset"] + 1])
+    rc, cmd = info_command([str(cut)])
+    assert rc == 1 and cmd["records"] == whole[:len(cmd["records"])] and len(cmd["records"]) >= len(whole) - 1
+    with pytest.raises(lattio.LattioError) as e:
+        lattio.info(str(cut))
+    assert e.value.name == cmd["error"]["status"] and e.value.status == cmd["error"]["code"]
+
+
+def test_one_listing_of_a_volume_set():
+    base = os.path.join(data("qio-volumes"), "multi", "binary_test")
+    rc, cmd = info_command(["--fields", base])
+    assert rc == 0 and cmd["volfmt"] == 1 and len(cmd["volumes"]) == 4
+    assert lattio.info(base) == cmd["fields"] and len(cmd["fields"]) == 4

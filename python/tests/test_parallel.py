@@ -269,3 +269,21 @@ def test_volume_set_save(shared_dir, volumes):
     if WORLD.Get_rank() == 0:
         assert np.array_equal(lattio.load(base), whole)
     assert gathered_equal(lattio.load(base, comm=WORLD), block(whole, WORLD))
+
+
+def test_convert_collective(shared_dir):
+    """lattio.convert(comm=): the collective library call; every rank gets
+    rank 0's report, the output equals the serial conversion's checksums,
+    and a refused output raises the same error on every rank."""
+    out = os.path.join(shared_dir, "o.scidac")
+    rep = lattio.convert(data("t_dprec_ildg.lime"), out, to="scidac", comm=WORLD)
+    assert rep["ok"] and rep["kind"] == "gauge" and rep["max_diff"] == 0
+    assert WORLD.allgather(rep["out_check"]["binary_records"]) == [rep["out_check"]["binary_records"]] * WORLD.size
+    serial = lattio.verify(out)
+    assert [f["computed"] for f in serial["fields"]] == [[r["suma"], r["sumb"]] for r in rep["out_check"]["binary_records"]]
+    rep = lattio.convert(data("t_qio.intel-scalar.lime"), os.path.join(shared_dir, "f.h5"), to="hdf5", comm=WORLD)
+    assert rep["kind"] == "fields" and rep["fields"] == 3
+    with pytest.raises(lattio.ArgumentError) as e:
+        lattio.convert(out, out, comm=WORLD)
+    assert e.value.name == "ERR_OUTPUT_IS_INPUT"
+    assert WORLD.allgather(e.value.name) == ["ERR_OUTPUT_IS_INPUT"] * WORLD.size

@@ -219,14 +219,14 @@ static void json_report(FILE *f, const lattio_verify_report *rep)
     fputc('}', f);
 }
 
-int lattio_verify_report_json(const lattio_verify_report *rep, char **json)
+int lattio_ops_json(void (*write)(FILE *, const void *), const void *arg, char **json)
 {
     char *buf = NULL;
     size_t size = 0;
     *json = NULL;
     FILE *f = open_memstream(&buf, &size);
     if (!f) return LATTIO_ERR_NOMEM;
-    json_report(f, rep);
+    write(f, arg);
     const int bad = ferror(f);
     if (fclose(f) != 0 || bad) {
         free(buf);
@@ -234,4 +234,11 @@ int lattio_verify_report_json(const lattio_verify_report *rep, char **json)
     }
     *json = buf;
     return LATTIO_OK;
+}
+
+static void json_write(FILE *f, const void *rep) { json_report(f, rep); }
+
+int lattio_verify_report_json(const lattio_verify_report *rep, char **json)
+{
+    return lattio_ops_json(json_write, rep, json);
 }

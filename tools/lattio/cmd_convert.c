@@ -1,15 +1,16 @@
 /* cmd_convert.c -- `lattio convert`: a gauge configuration from any
- * supported format into any other, verified before and after writing. */
+ * supported format into any other, verified before and after writing,
+ * every field of a file of other fields, QIO volume sets joined and split.
+ * The conversion is the library's (lattio_convert_file, lattio_convert);
+ * the command parses its arguments and prints the report. */
 #include "gauge_tool.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char convert_help[] =
-    "usage: lattio convert IN OUT [--to ildg|scidac|nersc|milc|openqcd|hdf5|hirep]\n"
+    "usage: lattio convert IN OUT [--json] [--to ildg|scidac|nersc|milc|openqcd|hdf5|hirep]\n"
     "                      [--precision 32|64] [--nersc-rows 2|3]\n"
     "                      [--layout qdp|qlua] [--path /IN/FILE]\n"
     "       lattio convert IN BASE --volumes multi|part|partdir --grid X,Y,Z,T\n"
@@ -66,31 +67,69 @@ static const char convert_help[] =
     "every value compared with IN's (equal, or within 2^-23 relative when\n"
     "--precision 32 narrows) before OUT is renamed into place.\n"
     "\n"
+    "--json prints the library's report (lattio_convert_report_json) on\n"
+    "standard output instead of the lines above.\n"
+    "\n"
     "Exit status: 0 converted and verified, 1 IN or OUT failed verification\n"
     "or a write failed, 2 unusable arguments.\n";
 
+/* The command's arguments: the library's options and how to print. */
+typedef struct convert_args {
+    const char *in, *out;
+    lattio_convert_options o;
+    int to_given, json, io_nd;
+} convert_args;
+
+static int parse_grid(const char *opt, const char *v, convert_args *a)
+{
+    const int io = strcmp(opt, "--io-grid") == 0;
+    int *grid = io ? a->o.split.io_grid : a->o.split.grid, n = 0;
+    const char *s = v;
+    while (n < LATTIO_MAX_DIMS) {
+        char *end;
+        const long g = strtol(s, &end, 10);
+        if (end == s || g < 1 || g > 1000000 || (*end && *end != ',')) break;
+        grid[n++] = (int)g;
+        if (!*end) {
+            *(io ? &a->io_nd : &a->o.split.nd) = n;
+            return 0;
+        }
+        s = end + 1;
+    }
+    return tool_usage("convert", "%s wants positive extents, x first, separated by commas: '%s'", opt, v);
+}
+
+static int parse_volumes(const char *v, convert_args *a)
+{
+    a->o.split.volfmt = strcmp(v, "multi") == 0     ? LATTIO_VOLFMT_MULTI
+                        : strcmp(v, "part") == 0    ? LATTIO_VOLFMT_PART
+                        : strcmp(v, "partdir") == 0 ? LATTIO_VOLFMT_PART_DIR
+                                                    : 0;
+    return a->o.split.volfmt ? 0 : tool_usage("convert", "unknown volume format '%s' (multi, part, partdir)", v);
+}
+
 static int parse_value(const char *opt, const char *v, convert_args *a)
 {
-    if (!strcmp(opt, "--volumes") || !strcmp(opt, "--grid") || !strcmp(opt, "--io-grid"))
-        return convert_volumes_option(opt, v, a);
+    if (!strcmp(opt, "--volumes")) return parse_volumes(v, a);
+    if (!strcmp(opt, "--grid") || !strcmp(opt, "--io-grid")) return parse_grid(opt, v, a);
     if (strcmp(opt, "--to") == 0) {
         a->to_given = 1;
-        a->format = lattio_gauge_format_from_name(v);
-        return a->format ? 0 : tool_usage("convert", "unknown format '%s'", v);
+        a->o.format = lattio_gauge_format_from_name(v);
+        return a->o.format ? 0 : tool_usage("convert", "unknown format '%s'", v);
     }
     if (strcmp(opt, "--layout") == 0) {
-        a->h5_layout = strcmp(v, "qdp") == 0 ? LATTIO_H5_QDP : strcmp(v, "qlua") == 0 ? LATTIO_H5_QLUA : 0;
-        return a->h5_layout ? 0 : tool_usage("convert", "unknown HDF5 layout '%s' (qdp, qlua)", v);
+        a->o.h5_layout = strcmp(v, "qdp") == 0 ? LATTIO_H5_QDP : strcmp(v, "qlua") == 0 ? LATTIO_H5_QLUA : 0;
+        return a->o.h5_layout ? 0 : tool_usage("convert", "unknown HDF5 layout '%s' (qdp, qlua)", v);
     }
     if (strcmp(opt, "--path") == 0) {
         if (v[0] != '/' || strlen(v) > 255) return tool_usage("convert", "--path must start with '/' (at most 255 bytes)");
-        return a->h5_path = v, 0;
+        return a->o.h5_path = v, 0;
     }
     const int n = (int)strtol(v, NULL, 10);
     if (strcmp(opt, "--precision") == 0 && (strcmp(v, "32") == 0 || strcmp(v, "64") == 0))
-        return a->precision = n, 0;
+        return a->o.precision = n, 0;
     if (strcmp(opt, "--nersc-rows") == 0 && (strcmp(v, "2") == 0 || strcmp(v, "3") == 0))
-        return a->rows = n, 0;
+        return a->o.nersc_rows = n, 0;
     return tool_usage("convert", "bad value '%s' for %s", v, opt);
 }
 
@@ -100,6 +139,7 @@ static int take_option(int argc, char **argv, int *i, convert_args *a)
 {
     static const char *const opts[] = {"--to",   "--precision", "--nersc-rows", "--layout",
                                        "--path", "--volumes",   "--grid",       "--io-grid"};
+    if (strcmp(argv[*i], "--json") == 0) return a->json = 1, 1;
     for (int k = 0; k < (int)(sizeof opts / sizeof opts[0]); k++) {
         const char *v = NULL;
         const int m = tool_option(argc, argv, i, opts[k], &v);
@@ -112,11 +152,13 @@ static int take_option(int argc, char **argv, int *i, convert_args *a)
 /* The options that go together. */
 static int check_args(convert_args *a)
 {
-    if ((a->h5_layout || a->h5_path) && a->format != LATTIO_GAUGE_HDF5)
+    const lattio_volumes_plan *p = &a->o.split;
+    if ((a->o.h5_layout || a->o.h5_path) && a->o.format != LATTIO_GAUGE_HDF5)
         return tool_usage("convert", "--layout and --path apply to --to hdf5");
-    if (!a->h5_path) a->h5_path = "/lattice";
-    if ((a->grid_nd || a->io_nd) && !a->volfmt) return tool_usage("convert", "--grid and --io-grid apply to --volumes");
-    if (a->volfmt && a->to_given) return tool_usage("convert", "--volumes splits IN as it is: no --to");
+    if ((p->nd || a->io_nd) && !p->volfmt) return tool_usage("convert", "--grid and --io-grid apply to --volumes");
+    if (p->volfmt && a->to_given) return tool_usage("convert", "--volumes splits IN as it is: no --to");
+    if (p->volfmt && p->nd == 0) return tool_usage("convert", "--volumes needs --grid X,Y,Z,T (nodes per dimension)");
+    if (a->io_nd && a->io_nd != p->nd) return tool_usage("convert", "--io-grid needs as many extents as --grid");
     return TOOL_OK;
 }
 
@@ -124,8 +166,7 @@ static int parse_args(int argc, char **argv, convert_args *a)
 {
     int npos = 0;
     memset(a, 0, sizeof *a);
-    a->format = LATTIO_GAUGE_ILDG;
-    a->rows = 3;
+    lattio_convert_options_default(&a->o);
     for (int i = 1; i < argc; i++) {
         const int taken = take_option(argc, argv, &i, a);
         if (taken < 0) return TOOL_USAGE;
@@ -139,61 +180,53 @@ static int parse_args(int argc, char **argv, convert_args *a)
     return check_args(a);
 }
 
-static verify_report convert_written; /* the written file, verified */
+/* --- the report printed ------------------------------------------------------ */
 
-static int compare(const verify_report *in, const double *u, const verify_report *out,
-                   const double *v, int precision, int rows)
+static void print_fields(const lattio_convert_report *rep)
 {
-    if (memcmp(in->info.dims, out->info.dims, sizeof in->info.dims) != 0)
-        return convert_compare(in, out, 0, precision, rows);
-    const uint64_t nc = in->info.colors ? (uint64_t)in->info.colors : 3;
-    if ((out->info.colors ? (uint64_t)out->info.colors : 3) != nc) return convert_compare(in, out, INFINITY, precision, rows);
-    return convert_compare(in, out, max_diff(u, v, in->info.volume * 8 * nc * nc), precision, rows);
+    printf("%s -> %s: %d field%s converted to %s", rep->in, rep->out, rep->nfields, rep->nfields == 1 ? "" : "s",
+           rep->out_format == LATTIO_GAUGE_HDF5 ? (rep->h5_layout == LATTIO_H5_QLUA ? "HDF5 (qlua)" : "HDF5 (qdp)")
+                                                : "SciDAC");
+    if (rep->precision) printf(", %d-bit", rep->precision);
+    printf("; verified: checksums, every value read back (largest relative difference %.3g)\n", rep->max_diff);
+    for (int i = 0; i < rep->nmap; i++) {
+        char in[600], out[600];
+        tool_escape(in, sizeof in, rep->map_in[i]);
+        tool_escape(out, sizeof out, rep->map_out[i]);
+        printf("  field %d%s%s -> %s\n", i, in[0] ? " " : "", in, out);
+    }
+    if (rep->nfields > rep->nmap && rep->nmap) printf("  ... %d more\n", rep->nfields - rep->nmap);
 }
 
-static int write_and_check(const convert_args *a, const verify_report *in, const double *u,
-                           const char *tmp)
+static void print_done(const lattio_convert_report *rep)
 {
-    lattio_gauge_write_options opt;
-    lattio_gauge_write_options_default(&opt, a->format);
-    opt.precision = convert_precision(a, in->info.precision);
-    opt.nersc_rows = a->rows;
-    opt.colors = in->info.colors;
-    /* IN's metadata, where both formats have them */
-    opt.file_xml = in->meta_file_xml;
-    opt.record_xml = in->meta_record_xml;
-    opt.lfn = in->meta_lfn;
-    opt.date = in->meta_date[0] ? in->meta_date : NULL;
-    char target[sizeof ((tool_output *)0)->tmp + 300];
-    snprintf(target, sizeof target, "%s", tmp);
-    int rc;
-    const int su3_only = a->format == LATTIO_GAUGE_MILC || a->format == LATTIO_GAUGE_OPENQCD;
-    if (su3_only && in->info.colors && in->info.colors != 3) {
-        fprintf(stderr, "lattio convert: %s: an SU(%d) field; %s holds SU(3) gauge fields only (ERR_UNSUPPORTED)\n",
-                a->in, in->info.colors, lattio_gauge_format_name(a->format));
-        return TOOL_FAIL;
+    if (rep->kind == LATTIO_CONVERT_FIELDS) print_fields(rep);
+    else if (rep->kind == LATTIO_CONVERT_GAUGE)
+        printf("%s -> %s: %s -> %s, %d-bit, plaquette %.12f (IN %.12f)\n", rep->in, rep->out,
+               lattio_gauge_format_name(rep->in_format), lattio_gauge_format_name(rep->out_format), rep->precision,
+               rep->out_check.stats.plaquette, rep->in_check.stats.plaquette);
+    else
+        printf("%s -> %s: %s, every checksum verified\n", rep->in, rep->out,
+               rep->kind == LATTIO_CONVERT_SPLIT ? "split into a QIO volume set" : "QIO volume set joined into one file");
+}
+
+static int print_report(const convert_args *a, const lattio_convert_report *rep)
+{
+    if (a->json) {
+        char *json = NULL;
+        const int rc = lattio_convert_report_json(rep, &json);
+        if (rc == LATTIO_OK) printf("%s\n", json);
+        free(json);
+        if (rc != LATTIO_OK) return tool_status_error("convert", a->out, rc, "%s", "");
+    } else if (rep->status == LATTIO_OK) {
+        print_done(rep);
     }
-    if (a->format == LATTIO_GAUGE_HDF5) { /* this process alone */
-        lattio_layout l;
-        convert_h5_target(a, tmp, target, sizeof target);
-        rc = h5_whole_layout(in->info.dims, in->info.colors, &l);
-        if (rc == LATTIO_OK) rc = h5_write_gauge(MPI_COMM_SELF, target, a->h5_layout, opt.precision, &l, u, in);
-    } else {
-        rc = lattio_gauge_write(tmp, a->format, &opt, in->info.dims, u);
-    }
-    if (rc != LATTIO_OK) return tool_status_error("convert", a->out, rc, "%s", " (writing)");
-    verify_report *out = &convert_written;
-    double *v = NULL;
-    int ret = TOOL_OK;
-    if (!tool_verify_serial(target, out, &v) || !v) {
-        convert_report_problems(out, "written file holds no gauge field (ERR_VERIFY)");
-        ret = TOOL_FAIL;
-    } else {
-        ret = compare(in, u, out, v, opt.precision, a->format == LATTIO_GAUGE_NERSC ? a->rows : 3);
-    }
-    if (a->format == LATTIO_GAUGE_HDF5) free(v);
-    else lattio_gauge_free(v);
-    return ret; /* the success line comes after the rename */
+    for (int i = 0; i < rep->nproblems; i++) /* already escaped by the library */
+        tool_error("convert", rep->problem_out[i] ? rep->out : rep->in, "%s", rep->problems[i]);
+    if (rep->dropped) tool_error("convert", rep->in, "%d more problems not kept", rep->dropped);
+    if (rep->status != LATTIO_OK && rep->nproblems == 0)
+        tool_status_error("convert", rep->out, rep->status, "%s", tool_detail());
+    return rep->status == LATTIO_OK ? TOOL_OK : TOOL_FAIL;
 }
 
 static int run_convert(int argc, char **argv)
@@ -201,42 +234,19 @@ static int run_convert(int argc, char **argv)
     convert_args a;
     const int prc = parse_args(argc, argv, &a);
     if (prc != TOOL_OK) return prc;
-    int volumes = tool_rank() == 0 && convert_volumes_wanted(&a);
-    tool_mpi_bcast(&volumes, sizeof volumes, 0);
-    if (volumes) return convert_volumes(&a);
-    /* HDF5 needs MPI: a single process starts it (under mpirun it runs) */
-    if (a.format == LATTIO_GAUGE_HDF5 || (tool_nranks() < 2 && h5_tool_target(a.in))) tool_mpi_ensure();
-    int fields = tool_rank() == 0 && convert_fields_wanted(&a);
-    tool_mpi_bcast(&fields, sizeof fields, 0);
-    if (fields) {
-        tool_mpi_ensure(); /* a single process reads and writes through the MPI layer too */
-        return convert_fields(&a);
-    }
-    if (tool_nranks() > 1) {
-        int par = tool_rank() == 0 && convert_in_parallel(&a);
-        tool_mpi_bcast(&par, sizeof par, 0);
-        if (par) return convert_parallel(&a);
-        if (tool_rank() != 0) return TOOL_OK; /* rank 0 converts; its status is shared */
-    }
-    static verify_report in;
-    double *u = NULL;
-    const char *inputs[1] = {a.in};
-    if (tool_output_allowed("convert", a.out, inputs, 1) != TOOL_OK) return TOOL_FAIL;
-    if (!tool_verify_serial(a.in, &in, &u) || !u) {
-        convert_report_problems(&in, "no gauge field to convert (ERR_UNSUPPORTED)");
-        lattio_gauge_free(u);
-        return TOOL_FAIL;
-    }
-    tool_output o;
-    int ret = tool_output_open(&o, "convert", a.out);
-    if (ret == TOOL_OK) {
-        close(o.fd); /* lattio_gauge_write replaces the reserved name */
-        o.fd = -1;
-        ret = tool_output_finish(&o, write_and_check(&a, &in, u, o.tmp));
-    }
-    if (ret == TOOL_OK) convert_print(&a, &in, &convert_written, convert_precision(&a, in.info.precision));
-    lattio_gauge_free(u);
-    return ret;
+    lattio_convert_report *rep = calloc(1, sizeof *rep);
+    if (!rep) return tool_status_error("convert", a.out, LATTIO_ERR_NOMEM, "%s", "");
+    int running = 0;
+    MPI_Initialized(&running);
+    /* HDF5 and files of fields go through the MPI layer: a single process starts it */
+    if (!running && lattio_convert_needs_mpi(a.in, &a.o)) tool_mpi_ensure(), running = 1;
+    if (running) lattio_convert(tool_nranks() > 1 ? MPI_COMM_WORLD : MPI_COMM_SELF, a.in, a.out, &a.o, rep);
+    else lattio_convert_file(a.in, a.out, &a.o, rep);
+    int ret = rep->status == LATTIO_OK ? TOOL_OK : TOOL_FAIL;
+    if (tool_rank() == 0) ret = print_report(&a, rep);
+    lattio_convert_report_free(rep);
+    free(rep);
+    return tool_mpi_share_status(ret);
 }
 
 const tool_command tool_cmd_convert = {"convert", "convert a gauge configuration between formats",

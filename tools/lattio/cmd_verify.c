@@ -48,7 +48,7 @@ static int files_of(int argc, char **argv, int *json)
 static int verify_one(const char *path, int json, int first)
 {
     static verify_report rep;
-    int ret = tool_verify(path, &rep, NULL, NULL) ? TOOL_OK : TOOL_FAIL;
+    int ret = tool_verify(path, &rep) ? TOOL_OK : TOOL_FAIL;
     if (tool_rank() != 0) return ret; /* under MPI rank 0 reports */
     if (json) {
         fputs(first ? "\n" : ",\n", stdout);

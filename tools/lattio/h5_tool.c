@@ -1,6 +1,6 @@
 /* h5_tool.c -- HDF5 files in the `lattio` command: which arguments name
- * one, their listing (`info`, `check`) and the write of a converted gauge
- * field (their verification is the library's lattio_verify). */
+ * one and their listing (`info`, `check`); their verification and
+ * conversion are the library's (lattio_verify, lattio_convert). */
 #include "gauge_tool.h"
 
 #include <inttypes.h>
@@ -76,34 +76,4 @@ int h5_check(const char *arg)
     if (count == 0) return tool_error("check", arg, "no lattice field in the HDF5 file (ERR_HDF5_NOT_FOUND)");
     printf("%s: ok, HDF5, %d lattice field%s\n", arg, count, count == 1 ? "" : "s");
     return TOOL_OK;
-}
-
-/* --- writing a converted gauge field --------------------------------------------- */
-
-int h5_write_gauge(MPI_Comm comm, const char *target, int layout, int precision, const lattio_layout *l,
-                   const double *u, const verify_report *meta)
-{
-    tool_mpi_ensure();
-    lattio_field_desc d;
-    lattio_field_desc_default(&d, LATTIO_FIELD_ILDG_GAUGE, LATTIO_REAL_F64_NATIVE,
-                              precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE, 72);
-    d.colors = lattio_gauge_colors_of(l->site_bytes / (4 * sizeof(double))); /* the layout's 8 N^2 doubles */
-    d.elements = 8 * (uint64_t)(d.colors * d.colors);
-    d.record_xml = lattio_gauge_record_xml(d.colors);
-    convert_meta_desc(meta, &d);
-    d.verify = 1;
-    d.verify_retries = 1;
-    lattio_h5_options o;
-    lattio_h5_options_default(&o);
-    o.layout = layout ? layout : LATTIO_H5_QDP;
-    return lattio_h5_write(comm, target, &d, l, u, &o, NULL, NULL);
-}
-
-int h5_whole_layout(const uint64_t dims[4], int colors, lattio_layout *l)
-{
-    const uint64_t lo[4] = {0, 0, 0, 0};
-    const size_t n = colors > 0 ? (size_t)colors : 3;
-    int rc = lattio_layout_init(l, 4, dims, lo, dims, 64 * n * n);
-    for (int d = 0; rc == LATTIO_OK && d < 4; d++) l->file_order[d] = l->mem_order[d] = 3 - d;
-    return rc;
 }

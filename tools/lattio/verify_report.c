@@ -1,4 +1,4 @@
-/* verify_report.c -- `lattio verify` and `lattio convert`'s checks: the
+/* verify_report.c -- `lattio verify`: the
  * library's verification run serially or over the launcher's ranks, and
  * its report printed as text or as the library's JSON. */
 #include "gauge_tool.h"
@@ -16,13 +16,13 @@ int tool_verify_serial(const char *path, verify_report *rep, double **u)
     return lattio_verify(MPI_COMM_SELF, path, rep, &l, u) == LATTIO_OK; /* one rank: the whole field */
 }
 
-int tool_verify(const char *path, verify_report *rep, lattio_layout *gl, double **glocal)
+int tool_verify(const char *path, verify_report *rep)
 {
     int running = 0;
     MPI_Initialized(&running);
-    if (glocal) *glocal = NULL;
     if (!running || tool_nranks() < 2) return tool_verify_serial(path, rep, NULL);
-    return lattio_verify(MPI_COMM_WORLD, path, rep, gl, glocal) == LATTIO_OK;
+    lattio_layout l;
+    return lattio_verify(MPI_COMM_WORLD, path, rep, &l, NULL) == LATTIO_OK;
 }
 
 static void text_gauge(FILE *f, const verify_report *rep)

@@ -15,4 +15,14 @@
 int lattio_ops_verify_h5(MPI_Comm comm, const char *target, lattio_verify_report *rep, lattio_layout *gl,
                          double **glocal);
 
+/* Rank 0, MPI_COMM_SELF: the fields ARG ("FILE" or "FILE:/PATH": the field
+ * at PATH or every field under the group PATH) names, in natural name
+ * order (*list malloc'd; FILE in `file`); *gauge_one: one gauge field. */
+int lattio_ops_h5_fields(const char *arg, char *file, size_t size, lattio_ops_cfield **list, int *count,
+                         int *gauge_one);
+/* Collective: every field of IN (a file of fields other than one gauge
+ * field) converted to OUT (SciDAC or HDF5); the report on rank 0. */
+int lattio_ops_convert_fields(MPI_Comm comm, int rank, const char *in, const char *out, const lattio_convert_options *o,
+                              lattio_convert_report *rep);
+
 #endif
