@@ -527,6 +527,22 @@ static int check_cover(lattio_volumes *v)
     return rc;
 }
 
+/* A multifile set has a volume per node, numbered 0 .. N-1 (QIO's node
+ * numbers): a gap is a volume missing or one renumbered.  A partfile set's
+ * volumes carry their I/O nodes' numbers, which need not follow each other
+ * (4 nodes in 2 partitions: vol0000 and vol0002). */
+static int check_numbers(const lattio_volumes *v)
+{
+    for (int i = 0; v->volfmt == LATTIO_VOLFMT_MULTI && i < v->nvol; i++)
+        if (v->vol[i].number != i) {
+            lattio_detail_set("a multifile set numbers its volumes 0 .. N-1, one per node: volume %04d is missing"
+                              " and volume %04d follows (a volume renumbered or from another set?)", i,
+                              v->vol[i].number);
+            return LATTIO_FAIL(LATTIO_ERR_VOLUME_MISSING, "volume numbers");
+        }
+    return LATTIO_OK;
+}
+
 static int open_set(const char *base, lattio_volumes *v)
 {
     int *numbers = NULL;
@@ -545,6 +561,7 @@ static int open_set(const char *base, lattio_volumes *v)
     lattio_free(numbers);
     if (rc == LATTIO_OK) rc = lattio_volume_master_meta(v->vol[0].path, &v->m, &v->fields);
     if (rc == LATTIO_OK) v->volfmt = v->m.volfmt;
+    if (rc == LATTIO_OK) rc = check_numbers(v);
     for (int i = 0; rc == LATTIO_OK && i < v->nvol; i++) rc = lattio_volume_scan(&v->vol[i], &v->m);
     if (rc == LATTIO_OK) rc = check_cover(v);
     return rc;

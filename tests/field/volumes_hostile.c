@@ -126,6 +126,18 @@ int main(void)
     unlink(name);
     CHECK_STATUS(open_status("missing", "a volume missing"), LATTIO_ERR_VOLUME_SITES);
 
+    /* a multifile set numbers its volumes 0 .. N-1: one renumbered (a gap) is
+     * refused naming the number missing; a partfile set's gaps are its I/O
+     * nodes' numbers (above: the site count finds the volume missing) */
+    for (int k = 0; k < 4; k++) {
+        char from[256], to[256];
+        snprintf(from, sizeof from, "qio-volumes/multi/binary_test.vol%04d", k);
+        snprintf(to, sizeof to, "renumbered.vol%04d", k == 3 ? 7 : k);
+        CHECK(ft_copy(from, to));
+    }
+    CHECK_STATUS(open_status("renumbered", "volume 0003 is missing and volume 0007 follows"),
+                 LATTIO_ERR_VOLUME_MISSING);
+
     copy_set("stale");
     CHECK(ft_copy(PART ".vol0001", "stale.vol0017"));
     CHECK_STATUS(open_status("stale", "another set"), LATTIO_ERR_VOLUME_SITES);
