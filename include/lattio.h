@@ -1544,6 +1544,11 @@ typedef struct lattio_profile {
     uint64_t bytes;                   /* payload bytes moved, summed over ranks */
     double total[3];                  /* call wall time in seconds: min, mean, max over ranks */
     double phase[LATTIO_NPHASES][3];  /* per phase: min, mean, max over ranks */
+    int strategy;       /* enum lattio_strategy of the latest transfer (0: none yet) */
+    uint64_t fallbacks; /* transfers whose strategy, asked for explicitly, could not
+                           run here and the measured default ran instead (the mapped
+                           strategy across nodes or off a local disk) */
+    char fallback[160]; /* the latest fallback in words ("" when none) */
 } lattio_profile;
 
 /* Local.  Name of a phase ("setup", "pack", "checksum", "exchange", "io",

@@ -22,6 +22,9 @@ typedef struct lattio_prof {
     uint64_t calls, bytes;
     double total;
     double phase[LATTIO_NPHASES];
+    int strategy;       /* the latest transfer's (equal on every rank) */
+    uint64_t fallbacks; /* transfers whose explicit strategy could not run */
+    char fallback[160]; /* the latest fallback in words */
 } lattio_prof;
 
 struct lattio_file {

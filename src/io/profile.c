@@ -12,6 +12,8 @@ void lattio_profile_reset(lattio_file *f)
     p->calls = p->bytes = 0;
     p->total = 0;
     memset(p->phase, 0, sizeof p->phase);
+    p->fallbacks = 0;
+    p->fallback[0] = '\0';
 }
 
 /* Collective.  min, sum and max over the ranks of the total and the phases. */
@@ -41,6 +43,9 @@ int lattio_profile_get(lattio_file *f, lattio_profile *p)
     memset(p, 0, sizeof *p);
     p->calls = calls;
     p->bytes = bytes;
+    p->strategy = f->prof.strategy; /* the same on every rank: chosen once per call */
+    p->fallbacks = f->prof.fallbacks;
+    memcpy(p->fallback, f->prof.fallback, sizeof p->fallback);
     for (int i = 0; i < 1 + LATTIO_NPHASES; i++) {
         double *out = i == 0 ? p->total : p->phase[i - 1];
         out[0] = mn[i];

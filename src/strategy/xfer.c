@@ -86,6 +86,23 @@ static int mapped_eligible(const lattio_file *f)
            !f->borrowed && lattio_xfer_disk_name(f) != NULL;
 }
 
+/* Local: the mapped strategy was asked for where it cannot run; the
+ * profile counts it and says why (lattio_profile_get, `lattio bench`). */
+static int mapped_fallback(lattio_file *f)
+{
+    char *why = f->prof.fallback;
+    const size_t n = sizeof f->prof.fallback;
+    if (f->borrowed || !lattio_xfer_disk_name(f))
+        snprintf(why, n, "mapped asked: the file is not one lattio opened by name");
+    else if (f->nnodes > 1)
+        snprintf(why, n, "mapped asked: the ranks are on %d nodes, whose page caches are not one file", f->nnodes);
+    else
+        snprintf(why, n, "mapped asked: the file is on %s, not a local disk or tmpfs", lattio_fs_name(f->fs_kind));
+    f->prof.fallbacks++;
+    if (f->rank == 0) LATTIO_TRACE("%s: the measured default instead", why);
+    return LATTIO_STRATEGY_AUTO;
+}
+
 static int auto_strategy(const lattio_file *f, uint64_t min_run, int writing, uint64_t *naggs)
 {
     if ((f->size > 1 || !writing) && mapped_eligible(f)) return LATTIO_STRATEGY_MAPPED;
@@ -114,7 +131,7 @@ static int choose_strategy(lattio_file *f, const lattio_layout *l, int writing, 
     RETURN_IF_ERROR((int)all[0]);
     RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(&s, 1, MPI_INT, 0, f->comm), LATTIO_ERR_MPI));
     *naggs = 0;
-    if (s == LATTIO_STRATEGY_MAPPED && !mapped_eligible(f)) s = LATTIO_STRATEGY_AUTO;
+    if (s == LATTIO_STRATEGY_MAPPED && !mapped_eligible(f)) s = mapped_fallback(f);
     if (s == LATTIO_STRATEGY_AUTO) s = auto_strategy(f, (uint64_t)all[1], writing, naggs);
     /* while a non-blocking request is pending: independent transfers only
      * (no collective MPI-IO call; npending is equal on every rank) */
@@ -189,6 +206,7 @@ static int xfer(lattio_file *f, const lattio_layout *l, uint64_t offset, int par
     lattio_prof_phase(f, LATTIO_PHASE_SYNC);
     uint64_t rounds = 0;
     rc = outcome(f, rc, m.rounds, &rounds);
+    f->prof.strategy = strategy;
     if (out) {
         out->rounds = rounds;
         out->strategy = strategy;

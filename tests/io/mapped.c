@@ -12,7 +12,10 @@
  *     posix_fadvise after fsync) is read through MPI-IO calls instead
  *     (a disk error under a mapping would be a signal, not a status), and
  *     the data are right;
- *   - LATTIO_STRATEGY=independent turns it off (calls are made).
+ *   - LATTIO_STRATEGY=independent turns it off (calls are made);
+ *   - asked for on a file it cannot map (one attached, not opened by name),
+ *     the measured default runs and the profile says so: one fallback, the
+ *     strategy that ran, the reason in words.
  * The calls are counted through the profiling interface. */
 #define _GNU_SOURCE
 #include "xsplit.h"
@@ -155,6 +158,40 @@ int main(int argc, char **argv)
     /* pages not in the page cache: read with calls, right data */
     if (!on_tmpfs()) CHECK(read_file("m_mapped.lime", LATTIO_STRATEGY_MAPPED, &l, buf, 1) > 0);
 
+    /* asked for where it cannot run: the profile names the fallback */
+    {
+        MPI_File fh;
+        CHECK(MPI_File_open(MPI_COMM_WORLD, "m_attached.lime", MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL,
+                            &fh) == MPI_SUCCESS);
+        lattio_options opt;
+        lattio_options_default(&opt);
+        opt.strategy = LATTIO_STRATEGY_MAPPED;
+        lattio_file *f = NULL;
+        CHECK_OK(lattio_attach(MPI_COMM_WORLD, fh, LATTIO_MODE_CREATE, 0, &opt, &f));
+        CHECK_OK(lattio_record_begin(f, "lattio-test", PAYLOAD, 1, 1));
+        CHECK_OK(lattio_lattice_write(f, &l, OFF, buf));
+        CHECK_OK(lattio_record_end(f, 1));
+        lattio_profile p;
+        CHECK_OK(lattio_profile_get(f, &p));
+        CHECK_INT((int)p.fallbacks, 1);
+        CHECK(p.strategy != LATTIO_STRATEGY_MAPPED && p.strategy != LATTIO_STRATEGY_AUTO);
+        CHECK(strstr(p.fallback, "not one lattio opened by name") != NULL);
+        CHECK_OK(lattio_close(f));
+        MPI_File_close(&fh);
+        lattio_file *g = NULL; /* opened by name: mapped runs, no fallback */
+        CHECK_OK(lattio_open(MPI_COMM_WORLD, "m_attached.lime", LATTIO_MODE_READ, MPI_INFO_NULL, &opt, &g));
+        lattio_record_info ri;
+        CHECK_OK(lattio_record_next(g, &ri));
+        unsigned char *back = calloc(n ? n : 1, 1);
+        CHECK_OK(lattio_lattice_read(g, &l, OFF, back));
+        CHECK(memcmp(back, buf, n) == 0);
+        CHECK_OK(lattio_profile_get(g, &p));
+        CHECK_INT((int)p.fallbacks, 0);
+        CHECK_INT(p.strategy, LATTIO_STRATEGY_MAPPED);
+        free(back);
+        CHECK_OK(lattio_close(g));
+    }
+
     /* the environment turns the default off */
     setenv("LATTIO_STRATEGY", "independent", 1);
     CHECK(write_file("m_env.lime", LATTIO_STRATEGY_AUTO, &l, buf) > 0);
@@ -166,6 +203,7 @@ int main(int argc, char **argv)
         unlink("m_auto.lime");
         unlink("m_mapped.lime");
         unlink("m_env.lime");
+        unlink("m_attached.lime");
     }
     free(buf);
     return mpitest_finish();

@@ -138,6 +138,23 @@ static void print_profile(const bench *b, FILE *out)
         }
 }
 
+/* Cases whose strategy could not run here (the mapped strategy across
+ * nodes or off a local disk): which ran instead, and why. */
+static void print_fallbacks(const bench *b, FILE *out)
+{
+    static const char *const names[] = {"auto", "independent", "collective", "aggregate", "serial", "mapped"};
+    for (int c = BC_INDEPENDENT; c < BC_NCASES; c++)
+        for (int op = 0; op < 2; op++) {
+            const bench_result *r = &b->r[c];
+            if (!b->o.want[c] || r->nprof[op] == 0) continue;
+            const lattio_profile *p = &r->prof[op][r->nprof[op] - 1];
+            const int s = p->strategy >= 0 && p->strategy <= 5 ? p->strategy : 0;
+            if (p->fallbacks)
+                fprintf(out, "# note: %s %s: %s; %s ran instead\n", bench_case_name(c), op == BENCH_WRITE ? "write" : "read",
+                        p->fallback, names[s]);
+        }
+}
+
 void bench_print_table(const bench *b, FILE *out)
 {
     print_heading(b, out);
@@ -150,6 +167,7 @@ void bench_print_table(const bench *b, FILE *out)
           "# bytes by every rank into its own file / by rank 0 alone (the whole volume)\n",
           out);
     fprintf(out, "# load average (1 min) before %.2f, after %.2f\n", b->load[0], b->load[1]);
+    print_fallbacks(b, out);
     if (b->o.profile) print_profile(b, out);
 }
 
