@@ -484,6 +484,26 @@ cdef lattio_convert_report *new_convert_report() except NULL:
     return rep
 
 
+ctypedef int (*convert_call)(void *arg, const char *inp, const char *out, const lattio_convert_options *o,
+                             lattio_convert_report *rep) noexcept nogil
+
+
+cdef object run_convert(convert_call call, void *arg, src, dst, dict opts):
+    """The conversion `call` makes (lattio_convert_file or the collective
+    lattio_convert, arg its communicator) as its report's dict."""
+    cdef bytes p = fspath(src)
+    cdef bytes q = fspath(dst)
+    cdef const char *cp = p
+    cdef const char *cq = q
+    cdef bytes hp = opts["h5_path"].encode() if opts.get("h5_path") else None
+    cdef lattio_convert_options o
+    convert_options(&o, opts, hp)
+    cdef lattio_convert_report *rep = new_convert_report()
+    with nogil:
+        call(arg, cp, cq, &o, rep)
+    return convert_dict(rep, src)
+
+
 cdef object convert_dict(lattio_convert_report *rep, path):
     """The conversion's report as a dict (its JSON form, parsed); rep freed."""
     import json

@@ -393,17 +393,12 @@ def convert_needs_mpi(src, dict opts):
     return bool(lattio_convert_needs_mpi(p, &o))
 
 
+cdef int convert_alone(void *arg, const char *inp, const char *out, const lattio_convert_options *o,
+                       lattio_convert_report *rep) noexcept nogil:
+    return lattio_convert_file(inp, out, o, rep)
+
+
 def convert(src, dst, dict opts):
     """lattio_convert_file: the library's conversion by this process alone,
     as its report's dict (``lattio convert --json``'s object)."""
-    cdef bytes p = fspath(src)
-    cdef bytes q = fspath(dst)
-    cdef const char *cp = p
-    cdef const char *cq = q
-    cdef bytes hp = opts["h5_path"].encode() if opts.get("h5_path") else None
-    cdef lattio_convert_options o
-    convert_options(&o, opts, hp)
-    cdef lattio_convert_report *rep = new_convert_report()
-    with nogil:
-        lattio_convert_file(cp, cq, &o, rep)
-    return convert_dict(rep, src)
+    return run_convert(convert_alone, NULL, src, dst, opts)

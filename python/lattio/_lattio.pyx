@@ -353,20 +353,15 @@ cdef extern from "lattio.h" nogil:
                        lattio_convert_report *rep)
 
 
+cdef int convert_on(void *arg, const char *inp, const char *out, const lattio_convert_options *o,
+                    lattio_convert_report *rep) noexcept nogil:
+    return lattio_convert((<MPI_Comm *>arg)[0], inp, out, o, rep)
+
+
 def convert(comm, src, dst, dict opts):
     """Collective: lattio_convert as its report's dict (complete on rank 0)."""
     cdef MPI_Comm c = as_comm(comm)
-    cdef bytes p = fspath(src)
-    cdef bytes q = fspath(dst)
-    cdef const char *cp = p
-    cdef const char *cq = q
-    cdef bytes hp = opts["h5_path"].encode() if opts.get("h5_path") else None
-    cdef lattio_convert_options o
-    convert_options(&o, opts, hp)
-    cdef lattio_convert_report *rep = new_convert_report()
-    with nogil:
-        lattio_convert(c, cp, cq, &o, rep)
-    return convert_dict(rep, src)
+    return run_convert(convert_on, &c, src, dst, opts)
 
 
 def verify(comm, path):
