@@ -14,14 +14,14 @@ int lattio_xfer_reading(const lattio_file *f) { return f->mode == LATTIO_MODE_RE
 
 const char *lattio_xfer_path(const lattio_file *f)
 {
-    return f->path && f->base == 0 && !f->borrowed ? f->path : NULL;
+    return f->place.path && f->place.base == 0 && !f->place.borrowed ? f->place.path : NULL;
 }
 
 int lattio_xfer_select(lattio_file *f, uint64_t offset, uint64_t length)
 {
-    for (int i = 0; i < f->nindex; i++)
-        if (f->index[i].offset == offset && f->index[i].length == length) {
-            f->cur = i;
+    for (int i = 0; i < f->in.nindex; i++)
+        if (f->in.index[i].offset == offset && f->in.index[i].length == length) {
+            f->in.cur = i;
             return LATTIO_OK;
         }
     return LATTIO_FAIL(LATTIO_ERR_STATE, "binary record not indexed");
@@ -29,45 +29,45 @@ int lattio_xfer_select(lattio_file *f, uint64_t offset, uint64_t length)
 
 int lattio_xfer_region(lattio_file *f, uint64_t offset, uint64_t length)
 {
-    RETURN_IF(!f || f->borrowed || length > UINT64_MAX - offset, LATTIO_ERR_ARG);
+    RETURN_IF(!f || f->place.borrowed || length > UINT64_MAX - offset, LATTIO_ERR_ARG);
     if (f->mode == LATTIO_MODE_READ) {
-        memset(&f->raw_rec, 0, sizeof f->raw_rec);
-        f->raw_rec.offset = offset;
-        f->raw_rec.data_offset = offset;
-        f->raw_rec.length = length;
-        f->raw = 1;
+        memset(&f->in.raw_rec, 0, sizeof f->in.raw_rec);
+        f->in.raw_rec.offset = offset;
+        f->in.raw_rec.data_offset = offset;
+        f->in.raw_rec.length = length;
+        f->in.raw = 1;
         return LATTIO_OK;
     }
-    RETURN_IF_ERROR(f->failed ? LATTIO_ERR_STATE : LATTIO_OK);
-    RETURN_IF(f->in_record && !f->raw, LATTIO_FAIL(LATTIO_ERR_STATE, "record open"));
-    f->raw = 1;
-    f->in_record = 1;
-    f->rec_data = offset;
-    f->rec_len = length;
-    f->rec_written = f->rec_end = 0;
+    RETURN_IF_ERROR(f->out.failed ? LATTIO_ERR_STATE : LATTIO_OK);
+    RETURN_IF(f->out.in_record && !f->in.raw, LATTIO_FAIL(LATTIO_ERR_STATE, "record open"));
+    f->in.raw = 1;
+    f->out.in_record = 1;
+    f->out.rec_data = offset;
+    f->out.rec_len = length;
+    f->out.rec_written = f->out.rec_end = 0;
     return LATTIO_OK;
 }
 
 void lattio_xfer_region_end(lattio_file *f)
 {
-    if (!f || !f->raw) return;
-    if (f->mode != LATTIO_MODE_READ) f->in_record = 0;
-    f->raw = 0;
+    if (!f || !f->in.raw) return;
+    if (f->mode != LATTIO_MODE_READ) f->out.in_record = 0;
+    f->in.raw = 0;
 }
 
-MPI_Info lattio_xfer_hints(const lattio_file *f) { return f->info; }
+MPI_Info lattio_xfer_hints(const lattio_file *f) { return f->place.info; }
 
 uint64_t lattio_xfer_alignment(const lattio_file *f) { return lattio_file_alignment(f, f->opt.stripe_size); }
 
 const char *lattio_xfer_disk_name(const lattio_file *f)
 {
-    if (!f || f->borrowed) return NULL;
-    return f->tmp ? f->tmp : f->path;
+    if (!f || f->place.borrowed) return NULL;
+    return f->place.tmp ? f->place.tmp : f->place.path;
 }
 
 int lattio_xfer_sync(lattio_file *f)
 {
-    RETURN_IF_ERROR(lattio_agree(f->comm, f->npending > 0 ? LATTIO_ERR_PENDING : LATTIO_OK));
+    RETURN_IF_ERROR(lattio_agree(f->comm, f->req.npending > 0 ? LATTIO_ERR_PENDING : LATTIO_OK));
     /* one rank reads its own writes through the same handle, which MPI-IO
      * makes visible without a sync (an fsync of the file on most systems) */
     if (f->size == 1) return LATTIO_OK;

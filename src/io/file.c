@@ -57,15 +57,15 @@ static int make_hints(lattio_file *f, MPI_Info info)
     } keys[] = {{"striping_factor", (uint64_t)o->stripe_count}, {"stripe_width", (uint64_t)o->stripe_count},
                 {"striping_unit", o->stripe_size},              {"stripe_size", o->stripe_size},
                 {"cb_nodes", (uint64_t)o->aggregators},         {"cb_buffer_size", o->cb_buffer_size}};
-    if (info != MPI_INFO_NULL) RETURN_IF_ERROR(MPI_CHECK(MPI_Info_dup(info, &f->info), LATTIO_ERR_MPI));
+    if (info != MPI_INFO_NULL) RETURN_IF_ERROR(MPI_CHECK(MPI_Info_dup(info, &f->place.info), LATTIO_ERR_MPI));
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (keys[i].v) RETURN_IF_ERROR(set_hint(&f->info, keys[i].key, keys[i].v));
+        if (keys[i].v) RETURN_IF_ERROR(set_hint(&f->place.info, keys[i].key, keys[i].v));
     return LATTIO_OK;
 }
 
 uint64_t lattio_file_alignment(const lattio_file *f, uint64_t striping_unit)
 {
-    lattio_fsinfo fs = {.kind = f->fs_kind, .block = f->fs_block};
+    lattio_fsinfo fs = {.kind = f->place.fs_kind, .block = f->place.fs_block};
     return lattio_fs_alignment(&fs, striping_unit);
 }
 
@@ -84,7 +84,7 @@ uint64_t lattio_file_alignment(const lattio_file *f, uint64_t striping_unit)
 static uint64_t write_piece(const lattio_file *f)
 {
     if (f->cfg.write_piece) return f->cfg.write_piece;
-    if (lattio_fs_is_network(f->fs_kind) && f->fs_kind != LATTIO_FS_UNKNOWN)
+    if (lattio_fs_is_network(f->place.fs_kind) && f->place.fs_kind != LATTIO_FS_UNKNOWN)
         return lattio_file_alignment(f, f->opt.stripe_size);
     return WRITE_PIECE_PAGE_CACHE;
 }
@@ -108,7 +108,7 @@ static int detect_fs(lattio_file *f)
 {
     uint64_t v[2] = {LATTIO_FS_UNKNOWN, 0};
     lattio_fsinfo fs;
-    const char *name = f->path;
+    const char *name = f->place.path;
     if (f->rank == 0 && name && *name && lattio_fsinfo_path(name, &fs) == LATTIO_OK) {
         v[0] = (uint64_t)fs.kind;
         v[1] = fs.block;
@@ -117,9 +117,9 @@ static int detect_fs(lattio_file *f)
                      (unsigned long long)fs.block);
     }
     RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(v, 2, MPI_UINT64_T, 0, f->comm), LATTIO_ERR_MPI));
-    f->fs_kind = (int)v[0];
-    f->fs_block = v[1];
-    f->write_piece = write_piece(f);
+    f->place.fs_kind = (int)v[0];
+    f->place.fs_block = v[1];
+    f->out.write_piece = write_piece(f);
     return LATTIO_OK;
 }
 
@@ -129,16 +129,16 @@ static int count_nodes(lattio_file *f)
 {
     MPI_Comm node = MPI_COMM_NULL;
     int me = 0;
-    f->nnodes = f->node_ranks = f->node_leader = 1;
+    f->place.nnodes = f->place.node_ranks = f->place.node_leader = 1;
     int rc = MPI_CHECK(MPI_Comm_split_type(f->comm, MPI_COMM_TYPE_SHARED, f->rank, MPI_INFO_NULL, &node),
                        LATTIO_ERR_MPI);
     RETURN_IF_ERROR(rc); /* equal on every rank */
     MPI_Comm_rank(node, &me);
-    MPI_Comm_size(node, &f->node_ranks);
+    MPI_Comm_size(node, &f->place.node_ranks);
     MPI_Comm_free(&node);
-    f->node_leader = me == 0;
-    RETURN_IF_ERROR(MPI_CHECK(MPI_Allreduce(&f->node_leader, &f->nnodes, 1, MPI_INT, MPI_SUM, f->comm), LATTIO_ERR_MPI));
-    if (f->nnodes < 1) f->nnodes = 1;
+    f->place.node_leader = me == 0;
+    RETURN_IF_ERROR(MPI_CHECK(MPI_Allreduce(&f->place.node_leader, &f->place.nnodes, 1, MPI_INT, MPI_SUM, f->comm), LATTIO_ERR_MPI));
+    if (f->place.nnodes < 1) f->place.nnodes = 1;
     return LATTIO_OK;
 }
 
@@ -192,26 +192,26 @@ int lattio_bcast_temp_name(MPI_Comm comm, int rank, const char *path, char **tmp
     return MPI_CHECK(MPI_Bcast(*tmp, len, MPI_CHAR, 0, comm), LATTIO_ERR_MPI);
 }
 
-static int choose_temporary(lattio_file *f) { return lattio_bcast_temp_name(f->comm, f->rank, f->path, &f->tmp); }
+static int choose_temporary(lattio_file *f) { return lattio_bcast_temp_name(f->comm, f->rank, f->place.path, &f->place.tmp); }
 
 /* Local, equal on every rank.  ERR_MPI_SHAREDFP where MPI_File_open would
  * risk the hang of Open MPI's lockedfile component (mpi_env.c): ranks on
  * several nodes, a file system whose clients cache directory entries. */
 static int refuse_hang(const lattio_file *f)
 {
-    const int k = f->fs_kind;
-    if (f->nnodes < 2 || !(k == LATTIO_FS_NFS || k == LATTIO_FS_FUSE || k == LATTIO_FS_GLUSTER)) return LATTIO_OK;
+    const int k = f->place.fs_kind;
+    if (f->place.nnodes < 2 || !(k == LATTIO_FS_NFS || k == LATTIO_FS_FUSE || k == LATTIO_FS_GLUSTER)) return LATTIO_OK;
     if (!lattio_mpi_sharedfp_hazard()) return LATTIO_OK;
     lattio_detail_set("Open MPI's sharedfp component lockedfile on %s across %d nodes: set "
                       "OMPI_MCA_sharedfp=^lockedfile (or mpirun --mca sharedfp ^lockedfile)",
-                      lattio_fs_name(k), f->nnodes);
+                      lattio_fs_name(k), f->place.nnodes);
     return LATTIO_FAIL(LATTIO_ERR_MPI_SHAREDFP, "lockedfile hazard");
 }
 
 int lattio_file_refresh(const lattio_file *f)
 {
-    const char *name = f->tmp ? f->tmp : f->path;
-    if (!lattio_fs_caches_metadata(f->fs_kind) || f->borrowed || !name || !*name) return LATTIO_OK;
+    const char *name = f->place.tmp ? f->place.tmp : f->place.path;
+    if (!lattio_fs_caches_metadata(f->place.fs_kind) || f->place.borrowed || !name || !*name) return LATTIO_OK;
     return lattio_fs_refresh(name, NULL);
 }
 
@@ -227,10 +227,10 @@ static int open_mpi_file(lattio_file *f, MPI_Info info)
 {
     int rc = LATTIO_OK;
     if (f->mode == LATTIO_MODE_CREATE && !f->opt.in_place) rc = choose_temporary(f);
-    if (f->mode == LATTIO_MODE_CREATE && f->opt.in_place && f->rank == 0) unlink(f->path);
+    if (f->mode == LATTIO_MODE_CREATE && f->opt.in_place && f->rank == 0) unlink(f->place.path);
     rc = lattio_agree(f->comm, rc);
     RETURN_IF_ERROR(rc);
-    const char *name = f->tmp ? f->tmp : f->path;
+    const char *name = f->place.tmp ? f->place.tmp : f->place.path;
     int mrc = MPI_File_open(f->comm, name, amode_of(f->mode), info, &f->fh);
     if (mrc != MPI_SUCCESS) f->fh = MPI_FILE_NULL;
     rc = MPI_CHECK(mrc, LATTIO_ERR_OPEN);
@@ -246,12 +246,12 @@ static void free_handle(lattio_file *f)
     lattio_writeback_close(f);
     if (f->strategy_release) f->strategy_release(f); /* collective: a strategy's cache */
     if (f->comm != MPI_COMM_NULL) MPI_Comm_free(&f->comm);
-    if (f->info != MPI_INFO_NULL) MPI_Info_free(&f->info);
-    lattio_free(f->index);
-    for (int i = 0; i < f->ntypes; i++) lattio_free(f->types[i]);
-    lattio_free(f->types);
-    lattio_free(f->tmp);
-    lattio_free(f->path);
+    if (f->place.info != MPI_INFO_NULL) MPI_Info_free(&f->place.info);
+    lattio_free(f->in.index);
+    for (int i = 0; i < f->out.ntypes; i++) lattio_free(f->out.types[i]);
+    lattio_free(f->out.types);
+    lattio_free(f->place.tmp);
+    lattio_free(f->place.path);
     lattio_free(f);
 }
 
@@ -264,13 +264,13 @@ static int new_handle(MPI_Comm comm, const char *path, int mode, const lattio_op
     lattio_prof_begin(f, LATTIO_PHASE_META); /* lattio_open / lattio_attach: a call */
     f->fh = MPI_FILE_NULL;
     f->comm = MPI_COMM_NULL;
-    f->info = MPI_INFO_NULL;
-    f->cur = -1;
-    f->nnodes = f->node_ranks = f->node_leader = 1;
-    f->wb_fd = -1;
+    f->place.info = MPI_INFO_NULL;
+    f->in.cur = -1;
+    f->place.nnodes = f->place.node_ranks = f->place.node_leader = 1;
+    f->out.wb_fd = -1;
     f->mode = mode;
     if (opt) f->opt = *opt;
-    f->path = lattio_strdup(path);
+    f->place.path = lattio_strdup(path);
     int rc = MPI_CHECK(MPI_Comm_dup(comm, &f->comm), LATTIO_ERR_MPI);
     if (rc == LATTIO_OK) {
         MPI_Comm_set_errhandler(f->comm, MPI_ERRORS_RETURN);
@@ -278,7 +278,7 @@ static int new_handle(MPI_Comm comm, const char *path, int mode, const lattio_op
         MPI_Comm_size(f->comm, &f->size);
         lattio_trace_set_rank(f->rank);
     }
-    if (rc == LATTIO_OK && !f->path) rc = LATTIO_FAIL(LATTIO_ERR_NOMEM, "path");
+    if (rc == LATTIO_OK && !f->place.path) rc = LATTIO_FAIL(LATTIO_ERR_NOMEM, "path");
     if (rc < 0) {
         free_handle(f);
         return rc;
@@ -312,7 +312,7 @@ static int open_surroundings(lattio_file *f)
 static int open_file(lattio_file *f, int mode)
 {
     if (mode != LATTIO_MODE_CREATE) (void)lattio_file_refresh(f);
-    RETURN_IF_ERROR(open_mpi_file(f, f->info));
+    RETURN_IF_ERROR(open_mpi_file(f, f->place.info));
     trace_hints(f);
     return mode != LATTIO_MODE_CREATE ? lattio_index_load(f) : LATTIO_OK;
 }
@@ -331,7 +331,7 @@ int lattio_open(MPI_Comm comm, const char *path, int mode, MPI_Info info,
     if (rc == LATTIO_OK) rc = open_file(f, mode);
     if (rc < 0) {
         if (f->fh != MPI_FILE_NULL) MPI_File_close(&f->fh);
-        if (f->tmp && f->rank == 0) unlink(f->tmp);
+        if (f->place.tmp && f->rank == 0) unlink(f->place.tmp);
         free_handle(f);
         return rc;
     }
@@ -344,13 +344,13 @@ int lattio_open(MPI_Comm comm, const char *path, int mode, MPI_Info info,
 static int publish(lattio_file *f, int status)
 {
     int rc = LATTIO_OK;
-    if (f->rank == 0 && f->tmp) {
-        if (status == LATTIO_OK) rc = lattio_temp_publish(f->tmp, f->path);
-        if (status != LATTIO_OK || rc != LATTIO_OK) unlink(f->tmp);
+    if (f->rank == 0 && f->place.tmp) {
+        if (status == LATTIO_OK) rc = lattio_temp_publish(f->place.tmp, f->place.path);
+        if (status != LATTIO_OK || rc != LATTIO_OK) unlink(f->place.tmp);
     }
     lattio_prof_phase(f, LATTIO_PHASE_SYNC);
     if (f->rank == 0 && status == LATTIO_OK && rc == LATTIO_OK && f->opt.durable)
-        rc = lattio_sync_directory(f->path);
+        rc = lattio_sync_directory(f->place.path);
     return lattio_agree(f->comm, status != LATTIO_OK ? status : rc);
 }
 
@@ -363,18 +363,18 @@ static int publish(lattio_file *f, int status)
  * that cannot see the file fails the close on every rank. */
 static int refresh_published(lattio_file *f)
 {
-    if (f->nnodes < 2 || !lattio_fs_caches_metadata(f->fs_kind)) return LATTIO_OK;
-    return lattio_agree(f->comm, f->node_leader ? lattio_fs_refresh(f->path, NULL) : LATTIO_OK);
+    if (f->place.nnodes < 2 || !lattio_fs_caches_metadata(f->place.fs_kind)) return LATTIO_OK;
+    return lattio_agree(f->comm, f->place.node_leader ? lattio_fs_refresh(f->place.path, NULL) : LATTIO_OK);
 }
 
 int lattio_file_outcome(lattio_file *f, int rc)
 {
-    if (!f || rc >= 0 || f->mode == LATTIO_MODE_READ || f->failed) return rc;
+    if (!f || rc >= 0 || f->mode == LATTIO_MODE_READ || f->out.failed) return rc;
     lattio_note_full_disk(f, rc);
-    if (f->borrowed && (rc == LATTIO_ERR_ARG || rc == LATTIO_ERR_RANK_ARG || rc == LATTIO_ERR_RECORD_OVERRUN ||
+    if (f->place.borrowed && (rc == LATTIO_ERR_ARG || rc == LATTIO_ERR_RANK_ARG || rc == LATTIO_ERR_RECORD_OVERRUN ||
                         rc == LATTIO_ERR_TYPE_TOO_LONG || rc == LATTIO_ERR_LENGTH_OVERFLOW))
         return rc; /* refused before writing anything: Lemon's handle stays usable */
-    f->failed = rc;
+    f->out.failed = rc;
     return rc;
 }
 
@@ -384,20 +384,20 @@ int lattio_file_outcome(lattio_file *f, int rc)
 static int extend_deferred(lattio_file *f, int rc)
 {
     MPI_Offset size = 0;
-    if (rc < 0 || f->min_size == 0) return rc;
+    if (rc < 0 || f->out.min_size == 0) return rc;
     if (f->rank == 0) rc = MPI_CHECK(MPI_File_get_size(f->fh, &size), LATTIO_ERR_STAT);
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(&size, 1, MPI_OFFSET, 0, f->comm), LATTIO_ERR_MPI));
-    if ((uint64_t)size >= f->min_size) return LATTIO_OK;
-    rc = MPI_CHECK(MPI_File_set_size(f->fh, (MPI_Offset)f->min_size), LATTIO_ERR_WRITE);
+    if ((uint64_t)size >= f->out.min_size) return LATTIO_OK;
+    rc = MPI_CHECK(MPI_File_set_size(f->fh, (MPI_Offset)f->out.min_size), LATTIO_ERR_WRITE);
     return lattio_agree(f->comm, rc);
 }
 
 /* Collective.  Agree on the state at close and sync a durable write. */
 static int finish_writing(lattio_file *f, int rc)
 {
-    if (f->failed && rc == LATTIO_OK) rc = f->failed; /* the first error, on every rank */
-    if (f->in_record && rc == LATTIO_OK) rc = LATTIO_FAIL(LATTIO_ERR_RECORD_SHORT, "record open at close");
+    if (f->out.failed && rc == LATTIO_OK) rc = f->out.failed; /* the first error, on every rank */
+    if (f->out.in_record && rc == LATTIO_OK) rc = LATTIO_FAIL(LATTIO_ERR_RECORD_SHORT, "record open at close");
     rc = extend_deferred(f, lattio_agree(f->comm, rc));
     lattio_prof_phase(f, LATTIO_PHASE_SYNC);
     if (f->opt.durable && rc == LATTIO_OK)
@@ -410,13 +410,13 @@ int lattio_close(lattio_file *f)
     if (!f) return LATTIO_OK;
     int writing = f->mode != LATTIO_MODE_READ;
     lattio_prof_begin(f, LATTIO_PHASE_META);
-    int rc = f->finish_pending ? f->finish_pending(f) : LATTIO_OK; /* request.c */
+    int rc = f->req.finish_pending ? f->req.finish_pending(f) : LATTIO_OK; /* request.c */
     lattio_prof_phase(f, LATTIO_PHASE_META);
     if (writing) rc = finish_writing(f, rc);
     else rc = lattio_agree(f->comm, rc);
-    if (f->borrowed) {
-        MPI_File_set_errhandler(f->fh, f->caller_errh);
-        MPI_Errhandler_free(&f->caller_errh);
+    if (f->place.borrowed) {
+        MPI_File_set_errhandler(f->fh, f->place.caller_errh);
+        MPI_Errhandler_free(&f->place.caller_errh);
         free_handle(f);
         return rc;
     }
@@ -458,8 +458,8 @@ static int same_offset(lattio_file *f, int mode, uint64_t offset)
 static int borrow(lattio_file *f, MPI_File fh)
 {
     f->fh = fh;
-    RETURN_IF_ERROR(MPI_CHECK(MPI_File_get_errhandler(fh, &f->caller_errh), LATTIO_ERR_MPI));
-    f->borrowed = 1;
+    RETURN_IF_ERROR(MPI_CHECK(MPI_File_get_errhandler(fh, &f->place.caller_errh), LATTIO_ERR_MPI));
+    f->place.borrowed = 1;
     return MPI_CHECK(MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN), LATTIO_ERR_MPI);
 }
 
@@ -505,14 +505,14 @@ int lattio_attach(MPI_Comm comm, MPI_File fh, int mode, uint64_t offset,
     if (rc == LATTIO_OK) rc = lattio_agree(f->comm, borrow(f, fh));
     if (rc == LATTIO_OK) rc = share_config(f);
     if (rc == LATTIO_OK) rc = count_nodes(f);
-    f->write_piece = write_piece(f);
-    f->base = f->offset = offset;
-    if (rc == LATTIO_OK && mode == LATTIO_MODE_READ && f->nnodes > 1) rc = settle_size(f);
+    f->out.write_piece = write_piece(f);
+    f->place.base = f->out.offset = offset;
+    if (rc == LATTIO_OK && mode == LATTIO_MODE_READ && f->place.nnodes > 1) rc = settle_size(f);
     if (rc == LATTIO_OK && mode == LATTIO_MODE_READ) rc = lattio_index_load(f);
     if (rc < 0) {
-        if (f->borrowed) {
-            MPI_File_set_errhandler(fh, f->caller_errh);
-            MPI_Errhandler_free(&f->caller_errh);
+        if (f->place.borrowed) {
+            MPI_File_set_errhandler(fh, f->place.caller_errh);
+            MPI_Errhandler_free(&f->place.caller_errh);
         }
         free_handle(f);
         return rc;
@@ -524,10 +524,10 @@ int lattio_attach(MPI_Comm comm, MPI_File fh, int mode, uint64_t offset,
 
 int lattio_file_has_type(const lattio_file *f, const char *type)
 {
-    for (int i = 0; f && i < f->nindex; i++)
-        if (strcmp(f->index[i].type, type) == 0) return 1;
-    for (int i = 0; f && i < f->ntypes; i++)
-        if (strcmp(f->types[i], type) == 0) return 1;
+    for (int i = 0; f && i < f->in.nindex; i++)
+        if (strcmp(f->in.index[i].type, type) == 0) return 1;
+    for (int i = 0; f && i < f->out.ntypes; i++)
+        if (strcmp(f->out.types[i], type) == 0) return 1;
     return 0;
 }
 
@@ -537,8 +537,8 @@ uint64_t lattio_file_position(const lattio_file *f)
 {
     if (!f) return 0;
     if (f->mode != LATTIO_MODE_READ)
-        return f->in_record ? f->rec_data + f->rec_len + lattio_lime_padding(f->rec_len) : f->offset;
-    if (f->nindex == 0 || f->cur < 0) return f->base;
-    int i = f->cur < f->nindex ? f->cur : f->nindex - 1;
-    return lattio_lime_next_offset(&f->index[i]);
+        return f->out.in_record ? f->out.rec_data + f->out.rec_len + lattio_lime_padding(f->out.rec_len) : f->out.offset;
+    if (f->in.nindex == 0 || f->in.cur < 0) return f->place.base;
+    int i = f->in.cur < f->in.nindex ? f->in.cur : f->in.nindex - 1;
+    return lattio_lime_next_offset(&f->in.index[i]);
 }

@@ -24,22 +24,22 @@ static int scan(lattio_file *f)
     RETURN_IF_ERROR(MPI_CHECK(MPI_File_get_size(f->fh, &size), LATTIO_ERR_STAT));
     lattio_source src = {mpi_read_at, f, NULL, -1, (uint64_t)size};
     int cap = 0;
-    uint64_t off = f->base;
+    uint64_t off = f->place.base;
     for (;;) {
         lattio_record_info info;
         int rc = lattio_lime_header_at(&src, off, &info);
-        if (rc == LATTIO_ERR_TRAILING_BYTES && f->nindex == 0) rc = LATTIO_ERR_BAD_MAGIC;
+        if (rc == LATTIO_ERR_TRAILING_BYTES && f->in.nindex == 0) rc = LATTIO_ERR_BAD_MAGIC;
         if (rc < 0) {
-            f->index_status = rc;
+            f->in.index_status = rc;
             return rc == LATTIO_ERR_READ ? rc : LATTIO_OK;
         }
-        if (f->nindex == cap) {
+        if (f->in.nindex == cap) {
             cap = cap ? 2 * cap : 16;
-            void *p = lattio_realloc(f->index, (size_t)cap * sizeof *f->index);
+            void *p = lattio_realloc(f->in.index, (size_t)cap * sizeof *f->in.index);
             RETURN_IF(!p, LATTIO_ERR_NOMEM);
-            f->index = p;
+            f->in.index = p;
         }
-        f->index[f->nindex++] = info;
+        f->in.index[f->in.nindex++] = info;
         off = lattio_lime_next_offset(&info);
     }
 }
@@ -47,18 +47,18 @@ static int scan(lattio_file *f)
 /* Broadcast rank 0's index (a plain array of structs: same program on every rank). */
 static int broadcast(lattio_file *f)
 {
-    int head[2] = {f->nindex, f->index_status};
+    int head[2] = {f->in.nindex, f->in.index_status};
     RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(head, 2, MPI_INT, 0, f->comm), LATTIO_ERR_MPI));
     if (f->rank != 0) {
-        f->nindex = head[0];
-        f->index_status = head[1];
+        f->in.nindex = head[0];
+        f->in.index_status = head[1];
     }
-    if (f->rank != 0 || !f->index) /* rank 0 has none for a file without records */
-        f->index = lattio_malloc((size_t)(head[0] ? head[0] : 1) * sizeof *f->index);
-    RETURN_IF_ERROR(lattio_agree(f->comm, f->index ? LATTIO_OK : LATTIO_ERR_NOMEM));
-    RETURN_IF(f->nindex > INT32_MAX / (int)sizeof *f->index, LATTIO_ERR_OVERFLOW);
-    int bytes = f->nindex * (int)sizeof *f->index;
-    return MPI_CHECK(MPI_Bcast(f->index, bytes, MPI_BYTE, 0, f->comm), LATTIO_ERR_MPI);
+    if (f->rank != 0 || !f->in.index) /* rank 0 has none for a file without records */
+        f->in.index = lattio_malloc((size_t)(head[0] ? head[0] : 1) * sizeof *f->in.index);
+    RETURN_IF_ERROR(lattio_agree(f->comm, f->in.index ? LATTIO_OK : LATTIO_ERR_NOMEM));
+    RETURN_IF(f->in.nindex > INT32_MAX / (int)sizeof *f->in.index, LATTIO_ERR_OVERFLOW);
+    int bytes = f->in.nindex * (int)sizeof *f->in.index;
+    return MPI_CHECK(MPI_Bcast(f->in.index, bytes, MPI_BYTE, 0, f->comm), LATTIO_ERR_MPI);
 }
 
 int lattio_index_load(lattio_file *f)
@@ -68,7 +68,7 @@ int lattio_index_load(lattio_file *f)
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     RETURN_IF_ERROR(lattio_agree(f->comm, broadcast(f)));
     if (f->mode != LATTIO_MODE_APPEND) return LATTIO_OK;
-    RETURN_IF(f->index_status != LATTIO_ERR_EOF, f->index_status);
-    f->offset = f->nindex ? lattio_lime_next_offset(&f->index[f->nindex - 1]) : f->base;
+    RETURN_IF(f->in.index_status != LATTIO_ERR_EOF, f->in.index_status);
+    f->out.offset = f->in.nindex ? lattio_lime_next_offset(&f->in.index[f->in.nindex - 1]) : f->place.base;
     return LATTIO_OK;
 }

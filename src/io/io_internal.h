@@ -27,14 +27,8 @@ typedef struct lattio_prof {
     char fallback[160]; /* the latest fallback in words */
 } lattio_prof;
 
-struct lattio_file {
-    lattio_prof prof; /* time breakdown (clock.c) */
-    MPI_Comm comm; /* duplicate of the caller's communicator */
-    int rank, size;
-    MPI_File fh;
-    int mode;            /* LATTIO_MODE_* */
-    lattio_options opt;
-    lattio_config cfg;   /* the environment's settings: rank 0's, read at open (config.c) */
+/* Where the file is and how its ranks sit (file.c, set at open). */
+typedef struct lattio_file_place {
     char *path;          /* final name */
     char *tmp;           /* temporary name (rank 0 and others alike), NULL in place */
     MPI_Info info;       /* the hints passed to MPI_File_open (the caller's, completed from
@@ -44,45 +38,70 @@ struct lattio_file {
     int nnodes;          /* shared-memory nodes of comm (MPI_COMM_TYPE_SHARED), >= 1 */
     int node_ranks;      /* ranks of comm on this rank's node, >= 1 */
     int node_leader;     /* 1 on the first rank of comm on each node */
-    int wb_fd;           /* writeback.c: descriptor for early writeback, -1 when off */
-    uint64_t write_piece; /* bytes per independent write call (file.c: write_piece) */
-    int failed;          /* the first agreed error of a collective write call (0: none):
-                            every later write call returns ERR_STATE and lattio_close
-                            returns it and renames nothing (lattio_file_outcome) */
     /* lattio_attach: fh belongs to the caller; close neither closes, renames
      * nor unlinks it, and restores the caller's error handler */
     int borrowed;
     MPI_Errhandler caller_errh;
     uint64_t base;       /* byte where lattio's records start (0 for lattio_open) */
-    uint64_t min_size;   /* size the file must reach at close (short record deferred) */
-    /* non-blocking requests not yet completed, in start order (the same on
-     * every rank); while npending > 0 no collective MPI-IO call is made */
-    int npending;
-    struct lattio_request *pending;
-    /* writing */
-    uint64_t offset;     /* where the next header goes */
+} lattio_file_place;
+
+/* Writing (record.c, rw.c, writeback.c). */
+typedef struct lattio_file_out {
+    uint64_t offset;      /* where the next header goes */
     int in_record;
     uint64_t rec_data, rec_len;
     uint64_t rec_written; /* bytes this rank wrote into the open record */
     uint64_t rec_end;     /* highest payload offset this rank wrote */
-    /* reading: the record index, read by rank 0 and broadcast */
+    uint64_t min_size;    /* size the file must reach at close (short record deferred) */
+    char **types;         /* the distinct record types begun since open */
+    int ntypes;
+    int failed;           /* the first agreed error of a collective write call (0: none):
+                             every later write call returns ERR_STATE and lattio_close
+                             returns it and renames nothing (lattio_file_outcome) */
+    uint64_t write_piece; /* bytes per independent write call (file.c: write_piece) */
+    int wb_fd;            /* writeback.c: descriptor for early writeback, -1 when off */
+} lattio_file_out;
+
+/* Reading: the record index, read by rank 0 and broadcast (index.c). */
+typedef struct lattio_file_in {
     lattio_record_info *index;
     int nindex;
-    int index_status;    /* why the index ends: ERR_EOF or a format error */
-    int cur;             /* current record, -1 before the first */
-    int raw;             /* a region another format laid out is current (lattio_xfer_region) */
+    int index_status;           /* why the index ends: ERR_EOF or a format error */
+    int cur;                    /* current record, -1 before the first */
+    int raw;                    /* a region another format laid out is current (lattio_xfer_region) */
     lattio_record_info raw_rec; /* reading: that region as a record without header */
-    char **types;        /* writing: the distinct record types begun since open */
-    int ntypes;
-    /* What the layers above keep in the handle, and how they end it: the
-     * strategy's cache between calls (strategy/agg_shared.c: the aggregate
-     * strategy's sharing group and windows) with the collective call that
-     * frees it, and the collective call that completes pending requests
-     * (request.c).  Set by their owners, NULL until then; the handle calls
-     * them at close and frees nothing of theirs itself. */
+} lattio_file_in;
+
+/* Non-blocking requests not yet completed, in start order (the same on
+ * every rank); while npending > 0 no collective MPI-IO call is made
+ * (request.c sets finish_pending, the collective call that completes them,
+ * which the handle calls at close). */
+typedef struct lattio_file_requests {
+    int npending;
+    struct lattio_request *pending;
+    int (*finish_pending)(lattio_file *f);
+} lattio_file_requests;
+
+/* The handle: what every layer shares at the top, then one part per owner. */
+struct lattio_file {
+    lattio_prof prof; /* time breakdown (clock.c) */
+    MPI_Comm comm; /* duplicate of the caller's communicator */
+    int rank, size;
+    MPI_File fh;
+    int mode;            /* LATTIO_MODE_* */
+    lattio_options opt;
+    lattio_config cfg;   /* the environment's settings: rank 0's, read at open (config.c) */
+    lattio_file_place place;
+    lattio_file_out out;
+    lattio_file_in in;
+    lattio_file_requests req;
+    /* What the strategy layer keeps in the handle between calls
+     * (strategy/agg_shared.c: the aggregate strategy's sharing group and
+     * windows) with the collective call that frees it: set by its owner,
+     * NULL until then; the handle calls it at close and frees nothing of
+     * it itself. */
     void *strategy_cache;
     void (*strategy_release)(lattio_file *f);
-    int (*finish_pending)(lattio_file *f);
 };
 
 /* Profiling (clock.c; reported by profile.c).  A public call brackets its work with
@@ -187,8 +206,8 @@ int lattio_requests_finish(lattio_file *f);
 /* The current record of a file being read, NULL when there is none. */
 static inline const lattio_record_info *lattio_current_record(const lattio_file *f)
 {
-    if (f->raw) return &f->raw_rec;
-    return f->cur >= 0 && f->cur < f->nindex ? &f->index[f->cur] : NULL;
+    if (f->in.raw) return &f->in.raw_rec;
+    return f->in.cur >= 0 && f->in.cur < f->in.nindex ? &f->in.index[f->in.cur] : NULL;
 }
 
 /* Collective.  Read the record index (rank 0) and broadcast it; in APPEND

@@ -34,14 +34,14 @@ static int settle(lattio_file *f, int rc) { return lattio_agree(f->comm, rc); }
 static int writable(const lattio_file *f)
 {
     RETURN_IF(f->mode == LATTIO_MODE_READ, LATTIO_ERR_STATE);
-    RETURN_IF(f->failed, LATTIO_ERR_STATE);
+    RETURN_IF(f->out.failed, LATTIO_ERR_STATE);
     return LATTIO_OK;
 }
 
 int lattio_record_writing(const lattio_file *f)
 {
     RETURN_IF_ERROR(writable(f));
-    RETURN_IF(!f->in_record, LATTIO_ERR_STATE);
+    RETURN_IF(!f->out.in_record, LATTIO_ERR_STATE);
     return LATTIO_OK;
 }
 
@@ -49,7 +49,7 @@ int lattio_piece_to_write(const lattio_file *f, uint64_t offset, const void *buf
 {
     RETURN_IF_ERROR(lattio_record_writing(f));
     RETURN_IF(!buf && count, LATTIO_ERR_ARG);
-    RETURN_IF(offset > f->rec_len || count > f->rec_len - offset, LATTIO_ERR_RECORD_OVERRUN);
+    RETURN_IF(offset > f->out.rec_len || count > f->out.rec_len - offset, LATTIO_ERR_RECORD_OVERRUN);
     return LATTIO_OK;
 }
 
@@ -67,12 +67,12 @@ int lattio_piece_to_read(const lattio_file *f, uint64_t offset, const void *buf,
 static int remember_type(lattio_file *f, const char *type)
 {
     if (lattio_file_has_type(f, type)) return LATTIO_OK;
-    char **more = lattio_realloc(f->types, (size_t)(f->ntypes + 1) * sizeof *more);
+    char **more = lattio_realloc(f->out.types, (size_t)(f->out.ntypes + 1) * sizeof *more);
     RETURN_IF(!more, LATTIO_ERR_NOMEM);
-    f->types = more;
+    f->out.types = more;
     const size_t n = strlen(type) + 1;
-    RETURN_IF(!(f->types[f->ntypes] = lattio_malloc(n)), LATTIO_ERR_NOMEM);
-    memcpy(f->types[f->ntypes++], type, n);
+    RETURN_IF(!(f->out.types[f->out.ntypes] = lattio_malloc(n)), LATTIO_ERR_NOMEM);
+    memcpy(f->out.types[f->out.ntypes++], type, n);
     return LATTIO_OK;
 }
 
@@ -81,22 +81,22 @@ static int record_begin(lattio_file *f, const char *type, uint64_t length, int m
     unsigned char h[LATTIO_LIME_HEADER_SIZE];
     RETURN_IF(!f, LATTIO_ERR_ARG);
     int rc = writable(f);
-    if (rc == LATTIO_OK && f->in_record) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "record open");
+    if (rc == LATTIO_OK && f->out.in_record) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "record open");
     if (rc == LATTIO_OK && !type) rc = LATTIO_FAIL(LATTIO_ERR_ARG, "type");
     if (rc == LATTIO_OK) rc = lattio_lime_header_encode(h, type, length, mb, me);
-    if (rc == LATTIO_OK && length > LATTIO_LIME_MAX_LENGTH - f->offset) rc = LATTIO_ERR_OVERFLOW;
+    if (rc == LATTIO_OK && length > LATTIO_LIME_MAX_LENGTH - f->out.offset) rc = LATTIO_ERR_OVERFLOW;
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     const lattio_xfer_record args = {type, NULL, length, mb, me};
     rc = same_set(f, 1, &args);
     if (rc == LATTIO_OK) rc = remember_type(f, type);
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     lattio_prof_phase(f, LATTIO_PHASE_META);
-    if (f->rank == 0) rc = lattio_write_at(f, f->offset, h, sizeof h);
+    if (f->rank == 0) rc = lattio_write_at(f, f->out.offset, h, sizeof h);
     RETURN_IF_ERROR(settle(f, rc));
-    f->in_record = 1;
-    f->rec_data = f->offset + LATTIO_LIME_HEADER_SIZE;
-    f->rec_len = length;
-    f->rec_written = 0;
+    f->out.in_record = 1;
+    f->out.rec_data = f->out.offset + LATTIO_LIME_HEADER_SIZE;
+    f->out.rec_len = length;
+    f->out.rec_written = 0;
     return LATTIO_OK;
 }
 
@@ -106,10 +106,10 @@ static int record_write_at(lattio_file *f, uint64_t offset, const void *buf, uin
     RETURN_IF_ERROR(lattio_agree(f->comm, lattio_piece_to_write(f, offset, buf, count)));
     /* no collective MPI-IO call while a request is pending */
     lattio_prof_phase(f, LATTIO_PHASE_IO);
-    int rc = f->npending ? lattio_write_at(f, f->rec_data + offset, buf, count)
-                         : lattio_write_at_all(f, f->rec_data + offset, buf, count);
+    int rc = f->req.npending ? lattio_write_at(f, f->out.rec_data + offset, buf, count)
+                         : lattio_write_at_all(f, f->out.rec_data + offset, buf, count);
     RETURN_IF_ERROR(settle(f, rc));
-    f->rec_written += count;
+    f->out.rec_written += count;
     return LATTIO_OK;
 }
 
@@ -119,8 +119,8 @@ static int record_write_at(lattio_file *f, uint64_t offset, const void *buf, uin
 static int extend_to(lattio_file *f, uint64_t end, int rc)
 {
     MPI_Offset size = 0;
-    if (f->npending) {
-        if (end > f->min_size) f->min_size = end;
+    if (f->req.npending) {
+        if (end > f->out.min_size) f->out.min_size = end;
         return rc;
     }
     if (f->rank == 0 && rc == LATTIO_OK)
@@ -138,19 +138,19 @@ static int record_end(lattio_file *f, int allow_short)
     RETURN_IF_ERROR(lattio_agree(f->comm, lattio_record_writing(f)));
     uint64_t total = 0;
     lattio_prof_phase(f, LATTIO_PHASE_SYNC);
-    int rc = MPI_CHECK(MPI_Allreduce(&f->rec_written, &total, 1, MPI_UINT64_T, MPI_SUM, f->comm),
+    int rc = MPI_CHECK(MPI_Allreduce(&f->out.rec_written, &total, 1, MPI_UINT64_T, MPI_SUM, f->comm),
                        LATTIO_ERR_MPI);
-    if (rc == LATTIO_OK && total < f->rec_len && !allow_short)
+    if (rc == LATTIO_OK && total < f->out.rec_len && !allow_short)
         rc = LATTIO_FAIL(LATTIO_ERR_RECORD_SHORT, "record closed short");
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     lattio_prof_phase(f, LATTIO_PHASE_META);
-    uint32_t pad = lattio_lime_padding(f->rec_len);
-    uint64_t end = f->rec_data + f->rec_len;
+    uint32_t pad = lattio_lime_padding(f->out.rec_len);
+    uint64_t end = f->out.rec_data + f->out.rec_len;
     if (f->rank == 0) rc = lattio_write_at(f, end, zeros, pad);
-    if (pad == 0 && total < f->rec_len) rc = extend_to(f, end, rc);
+    if (pad == 0 && total < f->out.rec_len) rc = extend_to(f, end, rc);
     RETURN_IF_ERROR(settle(f, rc));
-    f->in_record = 0;
-    f->offset = end + pad;
+    f->out.in_record = 0;
+    f->out.offset = end + pad;
     return LATTIO_OK;
 }
 
@@ -217,18 +217,18 @@ static int records_write(lattio_file *f, int n, const lattio_xfer_record *r)
     RETURN_IF(!f, LATTIO_ERR_ARG);
     uint64_t size = 0;
     int rc = writable(f);
-    if (rc == LATTIO_OK && f->in_record) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "record open");
+    if (rc == LATTIO_OK && f->out.in_record) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "record open");
     if (rc == LATTIO_OK && (n < 0 || n > LATTIO_XFER_RECORDS_MAX || (n && !r))) rc = LATTIO_ERR_ARG;
     if (rc == LATTIO_OK) rc = set_size(r, n, &size);
-    if (rc == LATTIO_OK && size > LATTIO_LIME_MAX_LENGTH - f->offset) rc = LATTIO_ERR_OVERFLOW;
+    if (rc == LATTIO_OK && size > LATTIO_LIME_MAX_LENGTH - f->out.offset) rc = LATTIO_ERR_OVERFLOW;
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     rc = same_set(f, n, r);
     for (int i = 0; rc == LATTIO_OK && i < n; i++) rc = remember_type(f, r[i].type);
     RETURN_IF_ERROR(lattio_agree(f->comm, rc));
     lattio_prof_phase(f, LATTIO_PHASE_META);
-    if (f->rank == 0) rc = write_set(f, f->offset, r, n);
+    if (f->rank == 0) rc = write_set(f, f->out.offset, r, n);
     RETURN_IF_ERROR(settle(f, rc));
-    f->offset += size;
+    f->out.offset += size;
     return LATTIO_OK;
 }
 
@@ -248,33 +248,33 @@ int lattio_xfer_records(lattio_file *f, int n, const lattio_xfer_record *recs)
 
 /* --- reading ------------------------------------------------------------ */
 
-int lattio_record_count(const lattio_file *f) { return f ? f->nindex : 0; }
+int lattio_record_count(const lattio_file *f) { return f ? f->in.nindex : 0; }
 
 static int record_next(lattio_file *f, lattio_record_info *info)
 {
     RETURN_IF(!f, LATTIO_ERR_ARG);
     RETURN_IF(f->mode == LATTIO_MODE_CREATE, LATTIO_ERR_STATE);
-    if (f->cur + 1 >= f->nindex) {
-        f->cur = f->nindex;
-        return f->index_status == LATTIO_ERR_EOF ? LATTIO_ERR_EOF
-                                                 : LATTIO_FAIL(f->index_status, "damaged record");
+    if (f->in.cur + 1 >= f->in.nindex) {
+        f->in.cur = f->in.nindex;
+        return f->in.index_status == LATTIO_ERR_EOF ? LATTIO_ERR_EOF
+                                                 : LATTIO_FAIL(f->in.index_status, "damaged record");
     }
-    f->cur++;
-    if (info) *info = f->index[f->cur];
+    f->in.cur++;
+    if (info) *info = f->in.index[f->in.cur];
     return LATTIO_OK;
 }
 
 static int record_find(lattio_file *f, const char *type, int n, lattio_record_info *info)
 {
     RETURN_IF(!f || !type || n < 0, LATTIO_ERR_ARG);
-    for (int i = 0; i < f->nindex; i++) {
-        if (strcmp(f->index[i].type, type) == 0 && n-- == 0) {
-            f->cur = i;
-            if (info) *info = f->index[i];
+    for (int i = 0; i < f->in.nindex; i++) {
+        if (strcmp(f->in.index[i].type, type) == 0 && n-- == 0) {
+            f->in.cur = i;
+            if (info) *info = f->in.index[i];
             return LATTIO_OK;
         }
     }
-    f->cur = f->nindex;
+    f->in.cur = f->in.nindex;
     return LATTIO_FAIL(LATTIO_ERR_NOT_FOUND, type);
 }
 
@@ -284,7 +284,7 @@ static int record_read_at(lattio_file *f, uint64_t offset, void *buf, uint64_t c
     const lattio_record_info *r = NULL;
     RETURN_IF_ERROR(lattio_agree(f->comm, lattio_piece_to_read(f, offset, buf, count, &r)));
     lattio_prof_phase(f, LATTIO_PHASE_IO);
-    if (f->npending) /* no collective MPI-IO call while a request is pending */
+    if (f->req.npending) /* no collective MPI-IO call while a request is pending */
         return lattio_agree(f->comm, lattio_read_at(f, r->data_offset + offset, buf, count));
     return lattio_agree(f->comm, lattio_read_at_all(f, r->data_offset + offset, buf, count));
 }

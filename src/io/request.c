@@ -41,7 +41,7 @@ static int request_new(lattio_file *f, int writing, lattio_request **out)
     RETURN_IF(!r, LATTIO_ERR_NOMEM);
     r->f = f;
     r->writing = writing;
-    r->piece = writing && f->write_piece && f->write_piece < PIECE ? f->write_piece : PIECE;
+    r->piece = writing && f->out.write_piece && f->out.write_piece < PIECE ? f->out.write_piece : PIECE;
     return LATTIO_OK;
 }
 
@@ -189,20 +189,20 @@ static int drain(lattio_request *r)
 
 static void enlist(lattio_file *f, lattio_request *r)
 {
-    lattio_request **p = &f->pending;
+    lattio_request **p = &f->req.pending;
     while (*p) p = &(*p)->next;
     *p = r;
     r->next = NULL;
-    f->npending++;
-    f->finish_pending = lattio_requests_finish; /* lattio_close completes them */
+    f->req.npending++;
+    f->req.finish_pending = lattio_requests_finish; /* lattio_close completes them */
 }
 
 static void delist(lattio_file *f, const lattio_request *r)
 {
-    for (lattio_request **p = &f->pending; *p; p = &(*p)->next)
+    for (lattio_request **p = &f->req.pending; *p; p = &(*p)->next)
         if (*p == r) {
             *p = r->next;
-            f->npending--;
+            f->req.npending--;
             return;
         }
 }
@@ -228,8 +228,8 @@ static int launch(lattio_file *f, lattio_request *r, int rc, lattio_request **re
 /* Bookkeeping of a started write: the record counts the bytes now. */
 static void account(lattio_file *f, const lattio_request *r, uint64_t bytes)
 {
-    f->rec_written += bytes;
-    if (r->npieces && r->end - f->rec_data > f->rec_end) f->rec_end = r->end - f->rec_data;
+    f->out.rec_written += bytes;
+    if (r->npieces && r->end - f->out.rec_data > f->out.rec_end) f->out.rec_end = r->end - f->out.rec_data;
 }
 
 /* Local.  Durable writes: start the writeback of r's pieces, adjacent
@@ -271,8 +271,8 @@ static int wait_request(lattio_request **req)
 int lattio_requests_finish(lattio_file *f)
 {
     int first = LATTIO_OK;
-    while (f->pending) {
-        int rc = complete(f->pending);
+    while (f->req.pending) {
+        int rc = complete(f->req.pending);
         if (first == LATTIO_OK) first = rc;
     }
     return first;
@@ -302,11 +302,11 @@ static int lattice_iwrite(lattio_file *f, const lattio_layout *l, uint64_t offse
     RETURN_IF(!f, LATTIO_ERR_ARG);
     if (req) *req = NULL;
     int rc = can_write(f, req);
-    if (rc == LATTIO_OK) rc = lattio_lattice_fits(l, offset, f->rec_len, local);
+    if (rc == LATTIO_OK) rc = lattio_lattice_fits(l, offset, f->out.rec_len, local);
     RETURN_IF_ERROR(lattio_same_lattice(f, l, rc));
     lattio_request *r = NULL;
     rc = request_new(f, 1, &r);
-    if (rc == LATTIO_OK) rc = lattice_prepare(r, l, f->rec_data + offset, (void *)local);
+    if (rc == LATTIO_OK) rc = lattice_prepare(r, l, f->out.rec_data + offset, (void *)local);
     RETURN_IF_ERROR(launch(f, r, rc, req));
     account(f, r, lattio_layout_local_sites(l) * l->site_bytes);
     return LATTIO_OK;
@@ -341,7 +341,7 @@ static int record_iwrite_at(lattio_file *f, uint64_t offset, const void *buf, ui
         rc = LATTIO_FAIL(LATTIO_ERR_NOMEM, "write copy");
     lattio_prof_phase(f, LATTIO_PHASE_PACK);
     if (rc == LATTIO_OK && count) memcpy(r->own, buf, (size_t)count);
-    if (rc == LATTIO_OK) rc = add_range(r, f->rec_data + offset, r->own, count);
+    if (rc == LATTIO_OK) rc = add_range(r, f->out.rec_data + offset, r->own, count);
     RETURN_IF_ERROR(launch(f, r, rc, req));
     account(f, r, count);
     return LATTIO_OK;

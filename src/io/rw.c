@@ -20,7 +20,7 @@ int lattio_short_read(lattio_file *f, uint64_t end)
 static int fs_full(const lattio_file *f, uint64_t need)
 {
     lattio_fsinfo fs;
-    const char *name = f->tmp ? f->tmp : f->path;
+    const char *name = f->place.tmp ? f->place.tmp : f->place.path;
     return name && lattio_fsinfo_path(name, &fs) == LATTIO_OK && fs.avail < need + fs.unit;
 }
 
@@ -81,7 +81,7 @@ typedef struct rw {
  * when collective; their number into *n. */
 static int piece_plan(const rw *t, uint64_t *piece, int *aligned, uint64_t *n)
 {
-    const uint64_t wp = t->f->write_piece;
+    const uint64_t wp = t->f->out.write_piece;
     *piece = t->fn == wrap_write_at && wp && wp < PIECE ? wp : PIECE;
     *aligned = *piece < PIECE;
     if (!*aligned) return pieces(t->f, t->count, *piece, t->collective, n);
@@ -119,7 +119,7 @@ static int transfer(const rw *t)
     uint64_t n = 0, done = 0, flushed = 0, piece = PIECE;
     int aligned = 0, status = LATTIO_OK;
     RETURN_IF(t->off > (uint64_t)LLONG_MAX - t->count, LATTIO_ERR_OVERFLOW);
-    const int wb = t->fn == wrap_write_at && t->f->wb_fd >= 0;
+    const int wb = t->fn == wrap_write_at && t->f->out.wb_fd >= 0;
     RETURN_IF_ERROR(piece_plan(t, &piece, &aligned, &n));
     for (uint64_t i = 0; i < n; i++) {
         const uint64_t room = aligned ? piece - (t->off + done) % piece : piece;

@@ -16,24 +16,24 @@
 
 void lattio_writeback_open(lattio_file *f)
 {
-    f->wb_fd = -1;
+    f->out.wb_fd = -1;
 #if defined(__linux__) && defined(SYNC_FILE_RANGE_WRITE)
     if (!f->opt.durable || f->mode == LATTIO_MODE_READ || !f->cfg.writeback) return;
-    const char *name = f->tmp ? f->tmp : f->path;
-    if (name && *name) f->wb_fd = open(name, O_RDONLY | O_CLOEXEC);
+    const char *name = f->place.tmp ? f->place.tmp : f->place.path;
+    if (name && *name) f->out.wb_fd = open(name, O_RDONLY | O_CLOEXEC);
 #endif
 }
 
 void lattio_writeback_start(lattio_file *f, uint64_t off, uint64_t len)
 {
 #if defined(__linux__) && defined(SYNC_FILE_RANGE_WRITE)
-    if (f->wb_fd < 0 || len < LATTIO_WB_MIN) return;
+    if (f->out.wb_fd < 0 || len < LATTIO_WB_MIN) return;
     if (off > (uint64_t)INT64_MAX || len > (uint64_t)INT64_MAX - off) return;
-    if (sync_file_range(f->wb_fd, (off_t)off, (off_t)len, SYNC_FILE_RANGE_WRITE) != 0)
+    if (sync_file_range(f->out.wb_fd, (off_t)off, (off_t)len, SYNC_FILE_RANGE_WRITE) != 0)
         LATTIO_TRACE("sync_file_range failed; early writeback off");
     else return;
-    close(f->wb_fd);
-    f->wb_fd = -1;
+    close(f->out.wb_fd);
+    f->out.wb_fd = -1;
 #else
     (void)f, (void)off, (void)len;
 #endif
@@ -41,6 +41,6 @@ void lattio_writeback_start(lattio_file *f, uint64_t off, uint64_t len)
 
 void lattio_writeback_close(lattio_file *f)
 {
-    if (f->wb_fd >= 0) close(f->wb_fd);
-    f->wb_fd = -1;
+    if (f->out.wb_fd >= 0) close(f->out.wb_fd);
+    f->out.wb_fd = -1;
 }

@@ -32,10 +32,10 @@
  * f's info. */
 static uint64_t hint(const lattio_file *f, const char *key, uint64_t v)
 {
-    if (v || f->info == MPI_INFO_NULL) return v;
+    if (v || f->place.info == MPI_INFO_NULL) return v;
     char val[64] = "";
     int flag = 0;
-    if (MPI_Info_get(f->info, key, (int)sizeof val - 1, val, &flag) != MPI_SUCCESS || !flag) return 0;
+    if (MPI_Info_get(f->place.info, key, (int)sizeof val - 1, val, &flag) != MPI_SUCCESS || !flag) return 0;
     return lattio_parse_size(val);
 }
 

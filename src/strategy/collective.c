@@ -240,7 +240,7 @@ static int prepare_round(coll *c, uint64_t q, int writing, size_t *nruns, MPI_Da
 static int guard_round(coll *c, size_t nruns, uint64_t bytes, int rc)
 {
     lattio_prof_phase(c->f, LATTIO_PHASE_SYNC);
-    int b = c->f->nnodes > 1 ? lattio_xfer_sync(c->f) : MPI_CHECK(MPI_Barrier(c->f->comm), LATTIO_ERR_MPI);
+    int b = c->f->place.nnodes > 1 ? lattio_xfer_sync(c->f) : MPI_CHECK(MPI_Barrier(c->f->comm), LATTIO_ERR_MPI);
     if (rc == LATTIO_OK) rc = b;
     lattio_prof_phase(c->f, LATTIO_PHASE_IO);
     if (rc == LATTIO_OK && bytes) rc = verify_round(c, nruns);

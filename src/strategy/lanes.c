@@ -102,7 +102,7 @@ static int helper_wanted(const lattio_file *f)
     if (f->cfg.field_threads >= 0) return f->cfg.field_threads; /* LATTIO_FIELD_THREADS */
     int level = MPI_THREAD_SINGLE;
     if (MPI_Query_thread(&level) != MPI_SUCCESS || level < MPI_THREAD_FUNNELED) return 0;
-    return lattio_cpus_allowed() >= 2 && lattio_cpus_online() >= 2 * f->node_ranks;
+    return lattio_cpus_allowed() >= 2 && lattio_cpus_online() >= 2 * f->place.node_ranks;
 }
 
 int lattio_helper_agreed(lattio_file *f, const lattio_stager *s, int *yes)

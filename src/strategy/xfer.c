@@ -82,8 +82,8 @@ static uint64_t shortest_run(const lattio_layout *l)
  * clients), a local disk or tmpfs, a file lattio opened by name. */
 static int mapped_eligible(const lattio_file *f)
 {
-    return f->nnodes == 1 && (f->fs_kind == LATTIO_FS_LOCAL || f->fs_kind == LATTIO_FS_TMPFS) &&
-           !f->borrowed && lattio_xfer_disk_name(f) != NULL;
+    return f->place.nnodes == 1 && (f->place.fs_kind == LATTIO_FS_LOCAL || f->place.fs_kind == LATTIO_FS_TMPFS) &&
+           !f->place.borrowed && lattio_xfer_disk_name(f) != NULL;
 }
 
 /* Local: the mapped strategy was asked for where it cannot run; the
@@ -92,12 +92,12 @@ static int mapped_fallback(lattio_file *f)
 {
     char *why = f->prof.fallback;
     const size_t n = sizeof f->prof.fallback;
-    if (f->borrowed || !lattio_xfer_disk_name(f))
+    if (f->place.borrowed || !lattio_xfer_disk_name(f))
         snprintf(why, n, "mapped asked: the file is not one lattio opened by name");
-    else if (f->nnodes > 1)
-        snprintf(why, n, "mapped asked: the ranks are on %d nodes, whose page caches are not one file", f->nnodes);
+    else if (f->place.nnodes > 1)
+        snprintf(why, n, "mapped asked: the ranks are on %d nodes, whose page caches are not one file", f->place.nnodes);
     else
-        snprintf(why, n, "mapped asked: the file is on %s, not a local disk or tmpfs", lattio_fs_name(f->fs_kind));
+        snprintf(why, n, "mapped asked: the file is on %s, not a local disk or tmpfs", lattio_fs_name(f->place.fs_kind));
     f->prof.fallbacks++;
     if (f->rank == 0) LATTIO_TRACE("%s: the measured default instead", why);
     return LATTIO_STRATEGY_AUTO;
@@ -107,7 +107,7 @@ static int auto_strategy(const lattio_file *f, uint64_t min_run, int writing, ui
 {
     if ((f->size > 1 || !writing) && mapped_eligible(f)) return LATTIO_STRATEGY_MAPPED;
     if (!writing || f->size == 1 || min_run >= AUTO_MIN_RUN) return LATTIO_STRATEGY_INDEPENDENT;
-    *naggs = (uint64_t)f->nnodes;
+    *naggs = (uint64_t)f->place.nnodes;
     return LATTIO_STRATEGY_AGGREGATE;
 }
 
@@ -135,7 +135,7 @@ static int choose_strategy(lattio_file *f, const lattio_layout *l, int writing, 
     if (s == LATTIO_STRATEGY_AUTO) s = auto_strategy(f, (uint64_t)all[1], writing, naggs);
     /* while a non-blocking request is pending: independent transfers only
      * (no collective MPI-IO call; npending is equal on every rank) */
-    if (f->npending > 0) s = LATTIO_STRATEGY_INDEPENDENT;
+    if (f->req.npending > 0) s = LATTIO_STRATEGY_INDEPENDENT;
     if (f->rank == 0)
         LATTIO_TRACE("strategy %d, default aggregators %llu (shortest run %lld bytes)", s,
                      (unsigned long long)*naggs, (long long)all[1]);
@@ -159,9 +159,9 @@ static int target(lattio_file *f, const lattio_layout *l, uint64_t offset, int w
     RETURN_IF(!s || (!s->direct && !(writing ? s->fill != NULL : s->drain != NULL)), LATTIO_ERR_ARG);
     if (writing || f->mode != LATTIO_MODE_READ) {
         RETURN_IF_ERROR(lattio_record_writing(f));
-        *base = f->rec_data;
-        RETURN_IF(!writing && f->npending > 0, LATTIO_ERR_PENDING);
-        return lattio_lattice_fits(l, offset, f->rec_len, s); /* the stager stands for the buffer */
+        *base = f->out.rec_data;
+        RETURN_IF(!writing && f->req.npending > 0, LATTIO_ERR_PENDING);
+        return lattio_lattice_fits(l, offset, f->out.rec_len, s); /* the stager stands for the buffer */
     }
     const lattio_record_info *r = lattio_current_record(f);
     RETURN_IF(!r, LATTIO_FAIL(LATTIO_ERR_STATE, "no current record"));
@@ -213,7 +213,7 @@ static int xfer(lattio_file *f, const lattio_layout *l, uint64_t offset, int par
         out->threaded = m.helper;
     }
     RETURN_IF_ERROR(rc);
-    if (writing) f->rec_written += lattio_layout_local_sites(l) * l->site_bytes;
+    if (writing) f->out.rec_written += lattio_layout_local_sites(l) * l->site_bytes;
     return LATTIO_OK;
 }
 

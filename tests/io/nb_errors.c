@@ -38,7 +38,7 @@ static void expect_poisoned(lattio_file *f, int status)
 {
     unsigned char b = 0;
     lattio_request *req = NULL;
-    CHECK(f->npending == 0);
+    CHECK(f->req.npending == 0);
     CHECK_STATUS(lattio_record_iwrite_at(f, 0, &b, 1, &req), LATTIO_ERR_STATE);
     CHECK_STATUS(lattio_close(f), status);
     MPI_Barrier(MPI_COMM_WORLD);
@@ -129,7 +129,7 @@ static void read_errors(void)
     int rc = lattio_record_iread_at(f, last() ? 0 : 10, buf, last() ? LEN : 10, &req);
     if (rc == LATTIO_OK) rc = lattio_wait(&req);
     CHECK_STATUS(rc, LATTIO_ERR_TRUNCATED_PAYLOAD);
-    CHECK(req == NULL && f->npending == 0);
+    CHECK(req == NULL && f->req.npending == 0);
     CHECK_OK(lattio_record_iread_at(f, 10, buf, 10, &req)); /* within the new size */
     CHECK_OK(lattio_close(f)); /* completed at close */
     CHECK(memcmp(buf, data, 10) == 0);

@@ -17,7 +17,7 @@ static int violations, calls;
 static void seen(MPI_File fh, const char *what)
 {
     calls++;
-    if (watched && watched->npending > 0 && fh == watched->fh) {
+    if (watched && watched->req.npending > 0 && fh == watched->fh) {
         violations++;
         fprintf(stderr, "rank %d: collective %s with a request pending\n", mpitest_rank, what);
     }
@@ -96,7 +96,7 @@ static void write_all_kinds(lattio_file *f, const lattio_layout *l, const unsign
     CHECK_OK(lattio_record_write_at(f, 4 * (uint64_t)mpitest_rank, mine, 4));
     CHECK_OK(lattio_record_end(f, 0));
     CHECK_OK(lattio_record_write(f, "meta", "<m/>", 4, 0, 1));
-    CHECK(req != NULL && f->npending == 1);
+    CHECK(req != NULL && f->req.npending == 1);
     CHECK_OK(lattio_close(f)); /* completes req, then syncs (durable) */
     watched = NULL;
 }
