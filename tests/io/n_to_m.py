@@ -4,7 +4,7 @@ lattice of 72-byte sites (n_to_m.c); the whole file must equal the image
 Python computes here (two LIME records, sites in t,z,y,x order, each site's
 bytes derived from its coordinates); then for M = 1..4 a separate mpirun
 with M ranks and another decomposition reads it and checks every site.
---io selects Open MPI's MPI-IO component (ompio, romio321) or 'default'."""
+--io selects Open MPI's MPI-IO component (ompio, or its ROMIO: romio321 in 4.1, romio341 in 5.0) or 'default'."""
 import os
 import sys
 

@@ -31,7 +31,7 @@ def options():
     ap.add_argument("--np", type=int, default=2)
     ap.add_argument("--writer", default="")
     ap.add_argument("--mode", default="")
-    ap.add_argument("--io", default="", help="Open MPI MPI-IO component (ompio, romio321)")
+    ap.add_argument("--io", default="", help="Open MPI MPI-IO component (ompio, or its ROMIO: romio321 in 4.1, romio341 in 5.0)")
     global _io
     opt = ap.parse_args()
     _io = opt.io

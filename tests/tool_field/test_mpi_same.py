@@ -86,6 +86,9 @@ def fields_via_hdf5(opt):
     records come back byte for byte."""
     src = tu.data_path("t_qio.intel-scalar.lime")
     m = mu.run_mpi(opt, opt.np, ["convert", src, "f.h5", "--to", "hdf5", "--path", "/f"])
+    if m.returncode == 1 and b"(ERR_HDF5_UNAVAILABLE)" in m.stderr:  # the feature is not built: said, not failed
+        print("skipped: the HDF5 cases (this lattio was built without HDF5: -DLATTIO_HDF5=OFF)")
+        return
     tu.check_eq((m.returncode, m.stderr), (0, b""), "t_qio -> HDF5 under mpirun")
     m = mu.run_mpi(opt, opt.np, ["convert", "f.h5:/f", "f.lime", "--to", "scidac"])
     tu.check_eq((m.returncode, m.stderr), (0, b""), "HDF5 -> SciDAC under mpirun")

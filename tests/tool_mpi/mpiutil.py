@@ -38,6 +38,10 @@ def launcher(opt, np):
 # dashes (e.g. after a rank exits non-zero); they are the launcher's text, not
 # the command's, so run_mpi removes them.
 NOTICE = re.compile(rb"^-{40,}\n.*?^-{40,}\n", re.S | re.M)
+# Open MPI 5's launcher (its PMIx server in prterun) also reports a rank that
+# exited non-zero as "[host:pid] PMIX ERROR: PMIX_ERR_UNREACH in file
+# .../pmix_server.c at line N": the launcher's line, not the command's.
+PMIX_NOTICE = re.compile(rb"^\[[^\]\n]*\] PMIX ERROR: PMIX_ERR_UNREACH in file [^\n]*\n", re.M)
 
 
 def launcher_race(stderr):
@@ -70,7 +74,7 @@ def run_mpi(opt, np, args, cwd=None, prog=None, env=None):
         if attempt == 2 or p.returncode == 0 or not launcher_race(p.stderr):
             break
         sys.stderr.write("mpiutil: Open MPI launcher race (open-mpi/ompi#7833): running the job again\n")
-    return subprocess.CompletedProcess(p.args, p.returncode, p.stdout, NOTICE.sub(b"", p.stderr))
+    return subprocess.CompletedProcess(p.args, p.returncode, p.stdout, PMIX_NOTICE.sub(b"", NOTICE.sub(b"", p.stderr)))
 
 
 def temporaries(d="."):
