@@ -287,3 +287,8 @@ def test_convert_collective(shared_dir):
         lattio.convert(out, out, comm=WORLD)
     assert e.value.name == "ERR_OUTPUT_IS_INPUT"
     assert WORLD.allgather(e.value.name) == ["ERR_OUTPUT_IS_INPUT"] * WORLD.size
+    # ranks that pass different arguments: ERR_RANK_ARG on every rank, nothing written
+    other = os.path.join(shared_dir, "o2.lime")
+    with pytest.raises(lattio.RankArgumentError):
+        lattio.convert(data("t_dprec_ildg.lime"), other, to="scidac" if WORLD.rank == 0 else "ildg", comm=WORLD)
+    assert not os.path.exists(other)
