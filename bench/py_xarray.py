@@ -5,7 +5,9 @@
 
 One field: lattio.load(path) against xr.open_dataset(path, engine="lattio")
 read whole (eager: the same verified read) and with chunks={"t": 1} (dask:
-one part read per timeslice, computed with dask's threads).  Many files:
+one part read per timeslice, computed with dask's threads), and k
+timeslices (--k) through dask (isel on the chunked dataset) against a hand
+loop of k part reads of lattio.open, each verified.  Many files:
 N configurations read with lattio.load in a loop (and stacked into one
 array with np.stack, which the combined dataset is) against
 xr.open_mfdataset(..., combine="nested", concat_dim="config") read whole,
@@ -45,6 +47,7 @@ def main():
     ap.add_argument("--files", type=int, default=20)
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--dir", default=None)
+    ap.add_argument("--k", type=int, default=3, help="timeslices read by hand and through dask")
     a = ap.parse_args()
     dims = tuple(int(x) for x in a.dims.split(","))
     d = tempfile.mkdtemp(prefix="lattio-xrbench-", dir=a.dir)
@@ -56,10 +59,18 @@ def main():
         lattio.save(p, np.ascontiguousarray(u), verify=False)
         paths.append(p)
     one = paths[0]
+    ts = list(range(0, dims[0], max(1, dims[0] // a.k)))[:a.k]  # k timeslices spread over t
+
+    def hand_slices():
+        with lattio.open(one) as f:
+            return [np.asarray(f[0][t]) for t in ts]
+
     cases = [
         ("load", lambda: lattio.load(one)),
         ("xr_eager", lambda: values(xr.open_dataset(one, engine="lattio"))),
         ("xr_dask_t1", lambda: values(xr.open_dataset(one, engine="lattio", chunks={"t": 1}))),
+        ("slices_%d_hand" % a.k, hand_slices),
+        ("slices_%d_dask" % a.k, lambda: values(xr.open_dataset(one, engine="lattio", chunks={"t": 1}).isel(t=ts))),
         ("load_%d" % a.files, lambda: [lattio.load(p) for p in paths]),
         ("stack_%d" % a.files, lambda: np.stack([lattio.load(p) for p in paths])),
         ("mf_eager_%d" % a.files, lambda: values(xr.open_mfdataset(paths, engine="lattio", combine="nested",
@@ -82,6 +93,7 @@ def main():
         print("%-16s %8.4f s" % (k, v))
     print("ratio xr_eager/load           %.2f" % (med["xr_eager"] / med["load"]))
     print("ratio xr_dask_t1/load         %.2f" % (med["xr_dask_t1"] / med["load"]))
+    print("ratio slices_%d dask/hand      %.2f" % (a.k, med["slices_%d_dask" % a.k] / med["slices_%d_hand" % a.k]))
     for case in ("mf_eager", "mf_dask_t1", "mf_dask_t1_unverified"):
         for base in ("load", "stack"):
             print("ratio %-36s %.2f" % ("%s/%s" % (case, base), med["%s_%d" % (case, a.files)] /
