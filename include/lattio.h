@@ -1007,6 +1007,8 @@ int lattio_volumes_describe(const lattio_volumes *v, lattio_volumes_info *vi);
 int lattio_volumes_volume(const lattio_volumes *v, int i, int *number, uint64_t *sites, const char **path);
 /* 1 when `base` names a volume set (its volume 0 exists) and is no file itself. */
 int lattio_volumes_probe(const char *base);
+/* "multifile", "partfile" or "partfile-dir" (LATTIO_VOLFMT_MULTI, _PART, _PART_DIR). */
+const char *lattio_volfmt_name(int volfmt);
 
 /* Local, MPI-free.  A set is published as one unit (docs/format.md 5.5):
  * its new volumes are complete under temporary names, then a journal
@@ -1327,7 +1329,12 @@ typedef struct lattio_info_field {
     char datatype[LATTIO_FIELD_TEXT_MAX];
     int precision, colors, spins, nd;
     uint64_t typesize, datacount, dims[LATTIO_MAX_DIMS];
-    lattio_field_site site; /* the shape and axis names a reader gives it */
+    lattio_field_site site; /* the site's shape and axis names */
+    /* the array a reader gives it: the lattice slowest first, then the site */
+    int rank;
+    uint64_t shape[LATTIO_MAX_DIMS + LATTIO_TYPE_MAX_AXES + 1];
+    char axes[192]; /* their names, space-separated: "t z y x spin color" (not
+                       4-D: "d2 d1 d0 ...") */
     int has_checksum;
     lattio_scidac_sum stored;
 } lattio_info_field;

@@ -156,6 +156,11 @@ int lattio_volumes_interrupted(const char *base)
     return base && lattio_volumes_journal_name(base, j, sizeof j) == LATTIO_OK && lstat(j, &st) == 0;
 }
 
+const char *lattio_volfmt_name(int volfmt)
+{
+    return volfmt == LATTIO_VOLFMT_MULTI ? "multifile" : volfmt == LATTIO_VOLFMT_PART ? "partfile" : "partfile-dir";
+}
+
 int lattio_volumes_probe(const char *base)
 {
     if (lattio_volumes_interrupted(base)) return 1; /* a publication to finish: nothing at base is current */

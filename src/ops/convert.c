@@ -296,7 +296,9 @@ int lattio_ops_convert(const char *in, const char *out, const lattio_convert_opt
     if (!g.format) g.format = LATTIO_GAUGE_ILDG;
     const int fields = lattio_ops_fields_count(in);
     if (fields > 0 && lattio_ops_fields_refused(rep, fields, g.format) != LATTIO_OK) return rep->status;
-    if (!h && lattio_convert_needs_mpi(in, &g)) {
+    /* lattio_convert_needs_mpi's rule, with the fields listed once: HDF5, or
+     * fields (not refused above: to SciDAC or HDF5) */
+    if (!h && (g.format == LATTIO_GAUGE_HDF5 || lattio_h5_is_target(in) || fields > 0)) {
         lattio_ops_convert_problem(rep, 0, LATTIO_ERR_UNSUPPORTED,
                                    "HDF5 and files of fields other than one gauge configuration are converted by the MPI library (lattio_convert) (ERR_UNSUPPORTED)");
         return rep->status;

@@ -34,7 +34,8 @@ int lattio_ops_convert_reset(lattio_convert_report *rep, const char *in, const c
     return rep->in && rep->out ? LATTIO_OK : LATTIO_ERR_NOMEM;
 }
 
-static void add(lattio_convert_report *rep, int out, int status, const char *text)
+/* A problem of OUT (out) or IN; `text` escaped unless it is already. */
+static void add(lattio_convert_report *rep, int out, int status, const char *text, int escaped)
 {
     if (rep->status == LATTIO_OK) rep->status = status < 0 ? status : LATTIO_ERR_VERIFY;
     if (rep->nproblems >= LATTIO_VERIFY_MAX_NOTES) {
@@ -43,7 +44,8 @@ static void add(lattio_convert_report *rep, int out, int status, const char *tex
     }
     rep->problem_status[rep->nproblems] = status;
     rep->problem_out[rep->nproblems] = out;
-    lattio_text_escape(rep->problems[rep->nproblems++], LATTIO_VERIFY_TEXT, text);
+    if (escaped) snprintf(rep->problems[rep->nproblems++], LATTIO_VERIFY_TEXT, "%s", text);
+    else lattio_text_escape(rep->problems[rep->nproblems++], LATTIO_VERIFY_TEXT, text);
 }
 
 void lattio_ops_convert_problem(lattio_convert_report *rep, int out, int status, const char *fmt, ...)
@@ -53,7 +55,7 @@ void lattio_ops_convert_problem(lattio_convert_report *rep, int out, int status,
     va_start(ap, fmt);
     vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
-    add(rep, out, status, raw);
+    add(rep, out, status, raw, 0);
 }
 
 void lattio_ops_convert_failed(lattio_convert_report *rep, int out, int rc, const char *what)
@@ -69,16 +71,7 @@ void lattio_ops_convert_failed(lattio_convert_report *rep, int out, int rc, cons
 void lattio_ops_convert_take(lattio_convert_report *rep, int out, const lattio_verify_report *v, int status,
                              const char *what)
 {
-    for (int i = 0; i < v->nproblems; i++) { /* already escaped: kept as they are */
-        if (rep->nproblems >= LATTIO_VERIFY_MAX_NOTES) {
-            rep->dropped++;
-            continue;
-        }
-        if (rep->status == LATTIO_OK) rep->status = v->problem_status[i] < 0 ? v->problem_status[i] : LATTIO_ERR_VERIFY;
-        rep->problem_status[rep->nproblems] = v->problem_status[i];
-        rep->problem_out[rep->nproblems] = out;
-        snprintf(rep->problems[rep->nproblems++], LATTIO_VERIFY_TEXT, "%s", v->problems[i]);
-    }
+    for (int i = 0; i < v->nproblems; i++) add(rep, out, v->problem_status[i], v->problems[i], 1);
     rep->dropped += v->dropped;
     if (v->nproblems == 0) lattio_ops_convert_problem(rep, out, status, "%s", what);
 }

@@ -120,6 +120,22 @@ static int number_at(const lattio_info_report *rep, uint64_t offset)
     return lo < rep->nrecords && rep->records[lo].rec.offset == offset ? rep->records[lo].number : 0;
 }
 
+/* The array a reader gives field f: the lattice slowest first (t z y x),
+ * then the site's axes. */
+static void reader_shape(lattio_info_field *f)
+{
+    static const char *const lattice[] = {"x", "y", "z", "t"};
+    size_t n = 0;
+    f->rank = 0;
+    for (int i = f->nd - 1; i >= 0; i--) {
+        f->shape[f->rank++] = f->dims[i];
+        if (f->nd == 4) n += (size_t)snprintf(f->axes + n, sizeof f->axes - n, "%s%s", n ? " " : "", lattice[i]);
+        else n += (size_t)snprintf(f->axes + n, sizeof f->axes - n, "%sd%d", n ? " " : "", i);
+    }
+    for (int i = 0; i < f->site.rank; i++) f->shape[f->rank++] = f->site.shape[i];
+    if (f->site.axes[0]) snprintf(f->axes + n, sizeof f->axes - n, " %s", f->site.axes);
+}
+
 int lattio_info_field_of(const lattio_field_info *fi, int record, lattio_info_field *f)
 {
     memset(f, 0, sizeof *f);
@@ -131,6 +147,7 @@ int lattio_info_field_of(const lattio_field_info *fi, int record, lattio_info_fi
     f->typesize = fi->typesize, f->datacount = fi->datacount;
     memcpy(f->dims, fi->dims, sizeof f->dims);
     f->has_checksum = fi->has_checksum, f->stored = fi->stored;
+    reader_shape(f);
     return LATTIO_OK;
 }
 
@@ -234,19 +251,14 @@ static void json_record(FILE *f, const lattio_info_record *e)
 
 static void json_shape(FILE *f, const lattio_info_field *x)
 {
-    static const char *const lattice[] = {"x", "y", "z", "t"};
     fputs(", \"shape\": [", f);
-    for (int i = x->nd - 1; i >= 0; i--) fprintf(f, "%s%" PRIu64, i < x->nd - 1 ? ", " : "", x->dims[i]);
-    for (int i = 0; i < x->site.rank; i++) fprintf(f, ", %" PRIu64, x->site.shape[i]);
+    for (int i = 0; i < x->rank; i++) fprintf(f, "%s%" PRIu64, i ? ", " : "", x->shape[i]);
     fputs("], \"axes\": [", f);
-    for (int i = x->nd - 1; i >= 0; i--) {
-        if (x->nd == 4) fprintf(f, "%s\"%s\"", i < x->nd - 1 ? ", " : "", lattice[i]);
-        else fprintf(f, "%s\"d%d\"", i < x->nd - 1 ? ", " : "", i);
-    }
-    char axes[sizeof x->site.axes];
-    snprintf(axes, sizeof axes, "%s", x->site.axes);
+    char axes[sizeof x->axes];
+    snprintf(axes, sizeof axes, "%s", x->axes);
+    int k = 0;
     for (char *save = NULL, *a = strtok_r(axes, " ", &save); a; a = strtok_r(NULL, " ", &save))
-        fprintf(f, ", \"%s\"", a);
+        fprintf(f, "%s\"%s\"", k++ ? ", " : "", a);
     fputc(']', f);
 }
 
@@ -274,16 +286,11 @@ static void json_error(FILE *f, const lattio_info_report *rep)
     fputc('}', f);
 }
 
-static const char *volfmt_name(int volfmt)
-{
-    return volfmt == LATTIO_VOLFMT_MULTI ? "multifile" : volfmt == LATTIO_VOLFMT_PART ? "partfile" : "partfile-dir";
-}
-
 static void json_set(FILE *f, const lattio_info_report *rep)
 {
     fputs(", \"set\": ", f);
     lattio_json_string(f, rep->path);
-    fprintf(f, ", \"volfmt\": %d, \"format\": \"%s\", \"volumes\": [", rep->volfmt, volfmt_name(rep->volfmt));
+    fprintf(f, ", \"volfmt\": %d, \"format\": \"%s\", \"volumes\": [", rep->volfmt, lattio_volfmt_name(rep->volfmt));
     for (int i = 0; i < rep->nvolumes; i++) {
         fprintf(f, "%s{\"number\": %d, \"sites\": %" PRIu64 ", \"path\": ", i ? ", " : "", rep->volumes[i].number,
                 rep->volumes[i].sites);

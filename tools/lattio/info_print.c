@@ -32,18 +32,11 @@ static void print_record(const lattio_info_record *e)
     }
 }
 
-/* "4 2 2 4 4 3 (t z y x spin color)": the lattice slowest first, then the site. */
+/* "4 2 2 4 4 3 (t z y x spin color)": the array a reader gives it. */
 static void print_shape(const lattio_info_field *f)
 {
-    static const char *const lattice[] = {"x", "y", "z", "t"};
-    for (int i = f->nd - 1; i >= 0; i--) printf("%s%" PRIu64, i < f->nd - 1 ? " " : "", f->dims[i]);
-    for (int i = 0; i < f->site.rank; i++) printf(" %" PRIu64, f->site.shape[i]);
-    fputs(" (", stdout);
-    for (int i = f->nd - 1; i >= 0; i--) {
-        if (f->nd == 4) printf("%s%s", i < f->nd - 1 ? " " : "", lattice[i]);
-        else printf("%sd%d", i < f->nd - 1 ? " " : "", i);
-    }
-    printf("%s%s)", f->site.axes[0] ? " " : "", f->site.axes);
+    for (int i = 0; i < f->rank; i++) printf("%s%" PRIu64, i ? " " : "", f->shape[i]);
+    printf(" (%s)", f->axes);
 }
 
 static void print_field(const lattio_info_field *f)
@@ -60,15 +53,10 @@ static void print_field(const lattio_info_field *f)
     else fputs("\n  checksum  none stored\n", stdout);
 }
 
-static const char *volfmt_name(int volfmt)
-{
-    return volfmt == LATTIO_VOLFMT_MULTI ? "multifile" : volfmt == LATTIO_VOLFMT_PART ? "partfile" : "partfile-dir";
-}
-
 static void print_set(const lattio_info_report *rep)
 {
     tool_print_escaped(stdout, rep->path);
-    printf(": QIO %s set (volfmt %d) of %d volume%s, %d field%s\n", volfmt_name(rep->volfmt), rep->volfmt,
+    printf(": QIO %s set (volfmt %d) of %d volume%s, %d field%s\n", lattio_volfmt_name(rep->volfmt), rep->volfmt,
            rep->nvolumes, rep->nvolumes == 1 ? "" : "s", rep->nfields, rep->nfields == 1 ? "" : "s");
     for (int i = 0; i < rep->nvolumes; i++) {
         printf("  volume %04d  %8" PRIu64 " sites  ", rep->volumes[i].number, rep->volumes[i].sites);

@@ -30,20 +30,29 @@ static int layout_whole(const uint64_t dims[4], int colors, lattio_layout *l)
     return rc;
 }
 
+/* OUT's descriptor of a gauge field of `kind` in layout l (its sites 8 N^2
+ * native doubles) at `precision`: lattio_gauge_write's record XML, IN's
+ * metadata where it has them, verified after writing (one rewrite). */
+static void gauge_desc(int kind, int precision, const lattio_layout *l, const lattio_verify_report *in,
+                       lattio_field_desc *d)
+{
+    lattio_field_desc_default(d, kind, LATTIO_REAL_F64_NATIVE, precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE,
+                              72);
+    d->colors = lattio_gauge_colors_of(l->site_bytes / (4 * sizeof(double)));
+    d->elements = 8 * (uint64_t)(d->colors * d->colors);
+    d->record_xml = lattio_gauge_record_xml(d->colors);
+    lattio_ops_convert_meta(in, d);
+    d->verify = 1;
+    d->verify_retries = 1;
+}
+
 /* Collective on comm: the gauge field u (layout l) to the HDF5 target,
  * verified after writing, with IN's metadata. */
 static int write_h5_gauge(MPI_Comm comm, const char *target, const lattio_convert_options *o, int precision,
                           const lattio_layout *l, const double *u, const lattio_verify_report *in)
 {
     lattio_field_desc d;
-    lattio_field_desc_default(&d, LATTIO_FIELD_ILDG_GAUGE, LATTIO_REAL_F64_NATIVE,
-                              precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE, 72);
-    d.colors = lattio_gauge_colors_of(l->site_bytes / (4 * sizeof(double))); /* the layout's 8 N^2 doubles */
-    d.elements = 8 * (uint64_t)(d.colors * d.colors);
-    d.record_xml = lattio_gauge_record_xml(d.colors);
-    lattio_ops_convert_meta(in, &d);
-    d.verify = 1;
-    d.verify_retries = 1;
+    gauge_desc(LATTIO_FIELD_ILDG_GAUGE, precision, l, in, &d);
     lattio_h5_options ho;
     lattio_h5_options_default(&ho);
     ho.layout = o->h5_layout ? o->h5_layout : LATTIO_H5_QDP;
@@ -175,15 +184,9 @@ static int write_par(par_job *j)
     lattio_file *f = NULL;
     int rc = lattio_open(j->comm, j->p.tmp, LATTIO_MODE_CREATE, MPI_INFO_NULL, &opt, &f);
     if (rc == LATTIO_OK) {
-        const int nc = lattio_gauge_colors_of(j->l.site_bytes / (4 * sizeof(double)));
         lattio_field_desc d;
-        lattio_field_desc_default(&d, format == LATTIO_GAUGE_ILDG ? LATTIO_FIELD_ILDG_GAUGE : LATTIO_FIELD_SU3_GAUGE,
-                                  LATTIO_REAL_F64_NATIVE, j->p.precision == 32 ? LATTIO_REAL_F32_BE : LATTIO_REAL_F64_BE, 72);
-        d.colors = nc, d.elements = 8 * (uint64_t)(nc * nc);
-        d.record_xml = lattio_gauge_record_xml(nc); /* lattio_gauge_write's; IN's where it has one */
-        lattio_ops_convert_meta(in, &d);
-        d.verify = 1;
-        d.verify_retries = 1;
+        gauge_desc(format == LATTIO_GAUGE_ILDG ? LATTIO_FIELD_ILDG_GAUGE : LATTIO_FIELD_SU3_GAUGE, j->p.precision,
+                   &j->l, in, &d);
         rc = lattio_field_write(f, &d, &j->l, j->u, NULL);
     }
     const int crc = lattio_close(f);
