@@ -1,5 +1,5 @@
 /* fuzz_journal.c -- libFuzzer target for the journal of a volume set's
- * publication (src/field/volumes_publish.c): the input is written as
+ * publication (src/volumes/publish.c): the input is written as
  * fzj/set.lattio-publish (fzj: a directory of the working directory, so a
  * seed's relative names are the set's) beside a volume, a temporary of
  * another and a file outside the set, and lattio_volumes_recover carries it

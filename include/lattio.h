@@ -952,7 +952,7 @@ int lattio_fields_write_serial(const char *path, const lattio_field_desc *d, con
 int lattio_field_verify(const char *path, int index, lattio_field_info *fi,
                         lattio_scidac_sum *computed);
 
-/* --- QIO volume sets (src/field/volumes*.c; local) ---------------------- */
+/* --- QIO volume sets (src/volumes; local) ------------------------------- */
 
 /*
  * QIO writes a field also as a set of volumes, one file per node (multifile)
@@ -1935,8 +1935,8 @@ int lattio_field_read(lattio_file *f, int index, const lattio_field_desc *d,
                       const lattio_layout *l, void *local, lattio_field_read_info *info);
 
 
-/* QIO volume sets in parallel (src/field/mpi/volumes_mpi.c; see "QIO
- * volume sets" above for the format). */
+/* QIO volume sets in parallel (src/volumes/mpi; see "QIO volume sets"
+ * above for the format). */
 
 /* Collective.  Read field `index` (0-based among volume 0's binary
  * records; < 0: the first lattice field) of the volume set `base` into each
@@ -1958,11 +1958,16 @@ int lattio_volumes_read(MPI_Comm comm, const char *base, int index, const lattio
 /* Collective.  Write n fields of descriptor d (as lattio_field_write) as
  * the volume set `base` in format volfmt: LATTIO_VOLFMT_MULTI, a volume per
  * rank (its box's sites in lexicographic order); _PART (_PART_DIR: in
- * directories), a volume per node (the ranks that share memory; the lowest
- * gathers, sorts and writes, and the volume bears its rank).  Rank 0's
- * volume 0 holds the metadata and each field's checksum (XOR over the
- * ranks; out->sum: the last field's).  Every volume is written beside its
- * name and renamed when all are complete; volumes of an earlier set of the
+ * directories), a volume per node whose ranks' boxes make one box (the
+ * ranks that share memory write that box's sites in lexicographic order
+ * together, and the volume bears the lowest's rank), a volume per rank of
+ * a node whose boxes do not.  Each volume is written like a field of
+ * lattio_field_write (lattio_open over its ranks, the strategy chosen for
+ * them, d->verify and d->verify_retries).  Rank 0's volume 0 holds the
+ * metadata and each field's checksum (XOR over the ranks; out->sum: the
+ * last field's).  Every volume is written under a temporary name and the
+ * set published as one unit when all are complete (lattio_volumes_publish:
+ * the journal of docs/format.md 5.6); volumes of an earlier set of the
  * same base that this one lacks are then removed.  The boxes must tile
  * the lattice (ERR_LAYOUT).  Errors, the same on every rank: ERR_ARG,
  * ERR_RANK_ARG (base, volfmt, n, dimensions or the descriptor's writing

@@ -100,6 +100,20 @@ int lattio_pwrite_all(int fd, uint64_t off, const void *buf, size_t n);
 /* A writer's own file read back (no record open): n bytes at offset, below
  * the next header's offset (lattio_lime_writer_offset).  ERR_STATE, ERR_READ. */
 int lattio_lime_writer_reread(lattio_lime_writer *w, uint64_t offset, void *buf, size_t n);
+/* n payload bytes at `offset` of the open record (pieces in any order,
+ * each byte once: they count toward the record's length as
+ * lattio_lime_writer_write's do).  ERR_RECORD_OVERRUN beyond the declared
+ * length (nothing written), ERR_STATE, ERR_WRITE. */
+int lattio_lime_writer_write_at(lattio_lime_writer *w, uint64_t offset, const void *buf, size_t n);
+/* Close a CREATE writer without renaming: a complete file (ok, no failed
+ * call, no record open) stays under its temporary name, handed over in *tmp
+ * (lattio_free) for a caller that publishes several files as one unit
+ * (a volume set); otherwise it is removed and *tmp is NULL.  The status as
+ * lattio_lime_writer_close's. */
+int lattio_lime_writer_keep(lattio_lime_writer *w, int ok, char **tmp);
+/* The name the writer's file has on disk now (its temporary name until the
+ * close renames it), for messages. */
+const char *lattio_lime_writer_disk_name(const lattio_lime_writer *w);
 
 /* Big-endian load/store. */
 static inline uint64_t lattio_load_be64(const unsigned char *p)

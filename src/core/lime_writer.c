@@ -145,6 +145,24 @@ int lattio_lime_writer_write(lattio_lime_writer *w, const void *buf, size_t n)
     return poison(w, writer_write(w, buf, n));
 }
 
+static int writer_write_at(lattio_lime_writer *w, uint64_t offset, const void *buf, size_t n)
+{
+    RETURN_IF(!buf && n, LATTIO_ERR_ARG);
+    RETURN_IF(!w->in_record, LATTIO_ERR_STATE);
+    RETURN_IF(offset > w->rec_len || (uint64_t)n > w->rec_len - offset || (uint64_t)n > w->rec_len - w->written,
+              LATTIO_ERR_RECORD_OVERRUN);
+    RETURN_IF_ERROR(lattio_pwrite_all(w->fd, w->rec_data + offset, buf, n));
+    w->written += n;
+    return LATTIO_OK;
+}
+
+int lattio_lime_writer_write_at(lattio_lime_writer *w, uint64_t offset, const void *buf, size_t n)
+{
+    RETURN_IF(!w, LATTIO_ERR_ARG);
+    RETURN_IF(w->failed, LATTIO_ERR_STATE);
+    return poison(w, writer_write_at(w, offset, buf, n));
+}
+
 static int writer_end(lattio_lime_writer *w)
 {
     static const unsigned char zeros[8];
@@ -230,6 +248,26 @@ int lattio_lime_writer_reread(lattio_lime_writer *w, uint64_t offset, void *buf,
     RETURN_IF_ERROR(lattio_source_fd(w->fd, &src));
     return lattio_source_read_exact(&src, offset, buf, n, LATTIO_ERR_READ); /* shorter than written */
 }
+
+int lattio_lime_writer_keep(lattio_lime_writer *w, int ok, char **tmp)
+{
+    *tmp = NULL;
+    RETURN_IF(!w, LATTIO_ERR_ARG);
+    int rc = w->failed ? w->failed : LATTIO_OK;
+    if (rc == LATTIO_OK && !w->tmp) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "not a temporary file");
+    if (rc == LATTIO_OK && w->in_record) rc = LATTIO_FAIL(LATTIO_ERR_RECORD_SHORT, "record open at close");
+    if (rc == LATTIO_OK && (w->flags & LATTIO_LIME_DURABLE)) rc = sync_file(w);
+    if (w->fd >= 0 && close(w->fd) != 0 && rc == LATTIO_OK) rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_CLOSE, "close");
+    w->fd = -1;
+    if (ok && rc == LATTIO_OK) *tmp = w->tmp, w->tmp = NULL;
+    else if (w->tmp) unlink(w->tmp);
+    lattio_free(w->tmp);
+    lattio_free(w->path);
+    lattio_free(w);
+    return rc;
+}
+
+const char *lattio_lime_writer_disk_name(const lattio_lime_writer *w) { return w->tmp ? w->tmp : w->path; }
 
 int lattio_lime_writer_close(lattio_lime_writer *w)
 {

@@ -38,10 +38,10 @@ typedef struct lattio_temp_info {
 int lattio_temp_list(const char *path, lattio_temp_info **list, size_t *count);
 /* Local.  The temporaries a killed writer of QIO volume set `base` left:
  * beside its journal and beside every volume of either naming
- * (src/field/volumes_publish.c).  ERR_ARG (not a set's name), ERR_NOMEM. */
+ * (src/volumes/publish.c).  ERR_ARG (not a set's name), ERR_NOMEM. */
 int lattio_volumes_temp_list(const char *base, lattio_temp_info **list, size_t *count);
 /* Local.  1 when a publication of set `base` was interrupted: its journal
- * BASE.lattio-publish is there (src/field/volumes.c). */
+ * BASE.lattio-publish is there (src/volumes/volumes.c). */
 int lattio_volumes_interrupted(const char *base);
 /* The name of a gauge checksum kind (enum lattio_gauge_checksum): "none",
  * "nersc", "milc", "scidac" (src/ops/report.c; the report's JSON and the

@@ -10,12 +10,9 @@
 #include <stdint.h>
 
 /* field_stage.c: corrupt (one byte flipped after checksumming) the next `n`
- * sites this process stages for lattio_field_write. */
+ * sites this process stages for lattio_field_write and lattio_volumes_write. */
 void lattio_field_test_corrupt_writes(int n);
-/* field/volumes_write.c: the next `n` binary records written into QIO
- * volumes reach the file with one byte flipped (after their checksum). */
-void lattio_volume_test_corrupt_writes(int n);
-/* field/volumes_publish.c: SIGKILL this process before step k of the next
+/* volumes/publish.c: SIGKILL this process before step k of the next
  * set publications (0: the journal's rename; then each rename and removal
  * it lists; last: the journal's removal); -1 never. */
 void lattio_volume_test_kill_at(int k);

@@ -70,10 +70,10 @@ int lattio_gauge_detect(const char *path, int *format)
 /* The superblock's base address (where HDF5 addresses count from): the
  * field after the version bytes, of the file's "size of offsets"; 0 when
  * the superblock cannot be read. */
-static uint64_t base_address(int fd, off_t at)
+static uint64_t base_address(const lattio_source *src, uint64_t at)
 {
     unsigned char b[48];
-    if (pread(fd, b, sizeof b, at) != (ssize_t)sizeof b) return UINT64_MAX;
+    if (lattio_source_read_exact(src, at, b, sizeof b, LATTIO_ERR_READ) != LATTIO_OK) return UINT64_MAX;
     const unsigned version = b[8];
     const unsigned offsets = version <= 1 ? b[13] : b[9];
     const unsigned pos = version == 0 ? 24 : version == 1 ? 28 : 12;
@@ -97,13 +97,15 @@ int lattio_h5_is_hdf5(const char *path)
     if (fd < 0) return 0;
     int found = 0;
     unsigned char b[8];
-    if (pread(fd, b, 8, 0) == 8 && memcmp(b, lime, 4) == 0) {
+    lattio_source src; /* the core's reads (a FIFO: size 0, nothing to read) */
+    if (lattio_source_fd(fd, &src) != LATTIO_OK ||
+        (lattio_source_read_exact(&src, 0, b, 8, LATTIO_ERR_READ) == LATTIO_OK && memcmp(b, lime, 4) == 0)) {
         close(fd);
         return 0;
     }
-    for (off_t at = 0; at <= (off_t)1 << 30 && !found; at = at ? 2 * at : 512) {
-        if (pread(fd, b, 8, at) != 8) break;
-        found = memcmp(b, sig, 8) == 0 && (at == 0 || base_address(fd, at) == (uint64_t)at);
+    for (uint64_t at = 0; at <= (uint64_t)1 << 30 && !found; at = at ? 2 * at : 512) {
+        if (lattio_source_read_exact(&src, at, b, 8, LATTIO_ERR_READ) != LATTIO_OK) break;
+        found = memcmp(b, sig, 8) == 0 && (at == 0 || base_address(&src, at) == at);
     }
     close(fd);
     return found;

@@ -51,6 +51,7 @@ typedef struct gauge_out {
     int status; /* first error; later writes do nothing */
     char *tmp;
     const char *path;
+    uint64_t at; /* bytes written */
 } gauge_out;
 
 int gauge_out_open(gauge_out *o, const char *path);

@@ -189,21 +189,14 @@ int gauge_out_open(gauge_out *o, const char *path)
     o->fd = -1;
     o->status = LATTIO_OK;
     o->path = path;
+    o->at = 0;
     return lattio_temp_create(path, &o->fd, &o->tmp);
 }
 
 int gauge_out_write(gauge_out *o, const void *buf, size_t n)
 {
-    const unsigned char *p = buf;
-    while (o->status == LATTIO_OK && n > 0) {
-        const ssize_t k = write(o->fd, p, n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) o->status = LATTIO_FAIL_ERRNO(LATTIO_ERR_WRITE, "write");
-        else {
-            p += k;
-            n -= (size_t)k;
-        }
-    }
+    if (o->status == LATTIO_OK) o->status = lattio_pwrite_all(o->fd, o->at, buf, n); /* the core's writes */
+    if (o->status == LATTIO_OK) o->at += n;
     return o->status;
 }
 

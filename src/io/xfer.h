@@ -111,6 +111,15 @@ int lattio_file_has_type(const lattio_file *f, const char *type);
  * sync-barrier-sync, nothing on a single rank. */
 int lattio_xfer_sync(lattio_file *f);
 
+/* Collective.  Sites (or any items of `elem` bytes) that a rank holds but
+ * other ranks own delivered (strategy/route.c): out[q] the n_out[q] items
+ * this rank has for rank q (NULL when none); *in (lattio_malloc'd) the
+ * items every rank had for this one, in rank order, *nin of them.  For
+ * sites that come from files the ranks read whole (a QIO volume set),
+ * where no box of the file is a rank's.  One agreed status. */
+int lattio_xfer_route(MPI_Comm comm, size_t elem, unsigned char *const *out, const uint64_t *n_out,
+                      unsigned char **in, uint64_t *nin);
+
 /* Collective: one status on every rank (a failed transfer first, else the
  * most negative; lattio_agree). */
 int lattio_xfer_agree(lattio_file *f, int rc);

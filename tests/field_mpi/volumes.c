@@ -1,6 +1,7 @@
 /* volumes.c -- QIO volume sets in parallel (lattio_volumes_write/_read):
  * two Dirac-fermion fields written as multifile (a volume per rank),
- * partfile (a volume per node) and partfile in directories from t slabs;
+ * partfile (a volume per node) and partfile in directories from t slabs,
+ * and partfile from slabs scattered so that a node's make no box;
  * each set joined by rank 0 is byte for byte the single file
  * lattio_fields_write_serial writes of the same fields, and reads back
  * into x-split boxes site for site with verified checksums.  QIO's own
@@ -57,14 +58,19 @@ static int volumes_of(const char *base)
     return vi.volumes;
 }
 
-static void write_and_read(int volfmt, const char *base, int nodes)
+/* scatter: the ranks write the t slabs 0, 2, 4, .. then 1, 3, .., so a
+ * node of several consecutive ranks holds slabs that make no box
+ * (partfile: a volume per rank of such a node). */
+static void write_and_read(int volfmt, const char *base, int nodes, int scatter)
 {
     lattio_field_desc d;
     desc_of(&d);
     int grid[4];
     lattio_layout lw, lr;
     fm_grid(0, mpitest_size, grid);
-    CHECK_OK(fm_layout(&lw, G, grid, mpitest_rank, REALS * 8, 1, 0));
+    const int half = (mpitest_size + 1) / 2; /* scattered: slabs 0, 2, 4, .. then 1, 3, .. */
+    const int box = !scatter ? mpitest_rank : mpitest_rank < half ? 2 * mpitest_rank : 2 * (mpitest_rank - half) + 1;
+    CHECK_OK(fm_layout(&lw, G, grid, box, REALS * 8, 1, 0));
     fm_grid(2, mpitest_size, grid);
     CHECK_OK(fm_layout(&lr, G, grid, mpitest_rank, REALS * 8, 0, 1));
     double *in[NF], *out = NULL;
@@ -80,7 +86,8 @@ static void write_and_read(int volfmt, const char *base, int nodes)
     lattio_field_write_info wi;
     CHECK_OK(lattio_volumes_write(MPI_COMM_WORLD, base, volfmt, &d, &lw, NF, (const void *const *)in, &wi));
     if (mpitest_rank == 0) {
-        CHECK_INT(volumes_of(base), volfmt == LATTIO_VOLFMT_MULTI ? mpitest_size : nodes);
+        const int want = volfmt == LATTIO_VOLFMT_MULTI || (scatter && nodes > 1) ? mpitest_size : nodes;
+        CHECK_INT(volumes_of(base), want);
         char stale[256], joined[256];
         CHECK_OK(lattio_volumes_name(base, volfmt, 99, stale, sizeof stale));
         CHECK(access(stale, F_OK) != 0);
@@ -209,7 +216,7 @@ static void disagreeing_ranks(void)
 }
 
 /* A binary record that reaches the disk wrong (the test hook flips a byte
- * on rank 0's volume): with verify the write fails on every rank and the
+ * of a site rank 0 stages, after its checksum): with verify the write fails on every rank and the
  * set written before stays as it was. */
 static void verify_on_write(void)
 {
@@ -227,11 +234,11 @@ static void verify_on_write(void)
     size_t nb = 0;
     if (mpitest_rank == 0) before = test_slurp("verified.vol0000", &nb);
     MPI_Barrier(MPI_COMM_WORLD);
-    if (mpitest_rank == 0) lattio_volume_test_corrupt_writes(1);
+    if (mpitest_rank == 0) lattio_field_test_corrupt_writes(1);
     in[0] += 1.0; /* different data: the old volume 0 must stay */
     CHECK_STATUS(lattio_volumes_write(MPI_COMM_WORLD, "verified", LATTIO_VOLFMT_MULTI, &d, &l, 1, fields, NULL),
                  LATTIO_ERR_VERIFY);
-    lattio_volume_test_corrupt_writes(0);
+    lattio_field_test_corrupt_writes(0);
     if (mpitest_rank == 0) {
         size_t na = 0;
         unsigned char *after = test_slurp("verified.vol0000", &na);
@@ -247,9 +254,10 @@ int main(int argc, char **argv)
 {
     mpitest_init(&argc, &argv);
     const int nodes = mpitest_nodes();
-    write_and_read(LATTIO_VOLFMT_MULTI, "multi", nodes);
-    write_and_read(LATTIO_VOLFMT_PART, "part", nodes);
-    write_and_read(LATTIO_VOLFMT_PART_DIR, "dir", nodes);
+    write_and_read(LATTIO_VOLFMT_MULTI, "multi", nodes, 0);
+    write_and_read(LATTIO_VOLFMT_PART, "part", nodes, 0);
+    write_and_read(LATTIO_VOLFMT_PART_DIR, "dir", nodes, 0);
+    write_and_read(LATTIO_VOLFMT_PART, "scattered", nodes, 1);
     read_qio("qio-volumes/multi/binary_test");
     read_qio("qio-volumes/part/binary_test");
     short_set();

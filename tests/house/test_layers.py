@@ -6,8 +6,10 @@
    object a file of another folder defines without `static`);
 2. inside every folder (the library's and the command's) no two files use
    each other, directly or around a circle;
-3. the parallel fields and HDF5 reach the MPI layer only through its door,
-   io/xfer.h (no include of io/io_internal.h).
+3. the parallel fields, volume sets and HDF5 reach the MPI layer only
+   through its door, io/xfer.h (no include of io/io_internal.h);
+4. bytes of a file move only in the core, io and strategy rooms: no MPI-IO
+   call (MPI_File_*) and no raw pread/pwrite anywhere else in src/.
 
 Usage: test_layers.py SOURCE_DIR"""
 import os
@@ -17,10 +19,13 @@ import sys
 # Folder heights, bottom up.  The alternative HDF5 file h5_none.c (a build
 # without HDF5) defines the same calls as the real ones and is left out.
 LAYERS = [
-    ("src/core", 0), ("src/container", 1), ("src/field", 2), ("compat/lime", 3),
-    ("src/io", 4), ("src/strategy", 5), ("src/container/mpi", 6), ("src/field/mpi", 6),
-    ("src/hdf5", 7), ("compat/lemon", 8), ("src/ops", 3), ("src/ops/mpi", 8),
+    ("src/core", 0), ("src/container", 1), ("src/field", 2), ("src/volumes", 3), ("compat/lime", 3),
+    ("src/ops", 4), ("src/io", 5), ("src/strategy", 6), ("src/container/mpi", 7), ("src/field/mpi", 7),
+    ("src/volumes/mpi", 8), ("src/hdf5", 8), ("compat/lemon", 9), ("src/ops/mpi", 9),
 ]
+# The rooms where a file's bytes move (rule 4), and the calls that move them.
+BYTE_ROOMS = ("src/core", "src/io", "src/strategy")
+RAW_IO = re.compile(r"\b(MPI_File_\w+|pread|pwrite|pread64|pwrite64)\s*\(")
 FOLDERS_ONLY_CIRCLES = ["tools/lattio"]
 SKIP = {"src/hdf5/h5_none.c"}
 DEF = re.compile(r"^(?!static\b)(?:const\s+)?[A-Za-z_][\w\s\*]*?\b([A-Za-z_]\w*)\s*(?:\([^;{]*\)\s*\{|=)",
@@ -98,11 +103,15 @@ def main():
         local = uses(root, group, definitions(root, group))
         for f in circles(local):
             bad.append("%s is on a circle of files inside %s" % (f, folder))
-    for folder in ("src/field/mpi", "src/hdf5"):
+    for folder in ("src/field/mpi", "src/volumes/mpi", "src/hdf5"):
         for f in sources(root, folder) + [os.path.join(folder, n) for n in os.listdir(os.path.join(root, folder))
                                           if n.endswith(".h")]:
             if re.search(r'#\s*include\s*"[^"]*io_internal\.h"', open(os.path.join(root, f)).read()):
                 bad.append("%s includes io_internal.h (the door is io/xfer.h)" % f)
+    for f in files:
+        if f.startswith("src/") and folder_of[f] not in BYTE_ROOMS:
+            for m in RAW_IO.finditer(strip(open(os.path.join(root, f)).read())):
+                bad.append("%s calls %s (bytes move in %s only)" % (f, m.group(1), ", ".join(BYTE_ROOMS)))
     print("%d files in %d layers, %d definitions, %d uses between files" %
           (len(files), len(LAYERS), len(defs), sum(len(v) for v in edges.values())))
     for b in bad:

@@ -34,6 +34,9 @@ int lattio_field_bcast_string(MPI_Comm comm, int rank, char **s);
  * layout's extents its dims, d->elements reals per site). */
 int lattio_field_check_read(const lattio_field_info *fi, const lattio_field_desc *d, const lattio_layout *l,
                             const void *local);
+/* Collective: metadata records set[0..n) (n <= LATTIO_SET_HEAD_MAX) of
+ * field fi, their payloads made from fi, in one write (lattio_xfer_records). */
+int lattio_field_put_records(lattio_file *f, const lattio_field_info *fi, const lattio_set_record *set, int n);
 /* The staging bound of d in bytes. */
 uint64_t lattio_field_staging_bound(const lattio_field_desc *d, const lattio_file *f);
 

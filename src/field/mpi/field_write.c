@@ -98,8 +98,7 @@ static int payload_of(const lattio_field_info *fi, int rec, char **out, size_t *
 
 _Static_assert(LATTIO_SET_HEAD_MAX <= LATTIO_XFER_RECORDS_MAX, "a record set's head fits one write");
 
-/* Collective: metadata records set[0..n) of the field, in one write. */
-static int put_records(lattio_file *f, const lattio_field_info *fi, const lattio_set_record *set, int n)
+int lattio_field_put_records(lattio_file *f, const lattio_field_info *fi, const lattio_set_record *set, int n)
 {
     lattio_xfer_record r[LATTIO_SET_HEAD_MAX];
     char *payload[LATTIO_SET_HEAD_MAX] = {NULL};
@@ -121,7 +120,7 @@ static int put_metadata(lattio_file *f, const lattio_field_info *fi, int ildg)
      * only at the start: a field after other records needs its dims too) */
     const int header = !lattio_file_has_type(f, lattio_field_record_type(LATTIO_REC_PRIVATE_FILE_XML));
     lattio_set_record head[LATTIO_SET_HEAD_MAX];
-    return put_records(f, fi, head, lattio_field_set_head(ildg, header, head));
+    return lattio_field_put_records(f, fi, head, lattio_field_set_head(ildg, header, head));
 }
 
 static int field_write(lattio_file *f, const lattio_field_desc *d, const lattio_layout *l,
@@ -146,7 +145,7 @@ static int field_write(lattio_file *f, const lattio_field_desc *d, const lattio_
     RETURN_IF_ERROR(rc);
     fi.stored = out->sum;
     const lattio_set_record checksum = {LATTIO_REC_CHECKSUM, 0, 1};
-    return put_records(f, &fi, &checksum, 1);
+    return lattio_field_put_records(f, &fi, &checksum, 1);
 }
 
 /* Timed as one call (lattio_profile_get): conversion in PACK, the SciDAC

@@ -1,11 +1,11 @@
-/* volumes_write.c -- QIO's volume sets written serially: a set joined
- * into one file (QIO_part_to_single's bytes) and a single file split into
- * a set (QIO_single_to_part's bytes), every lattice field's checksum
- * verified on the way; and the pieces the parallel writer shares: a volume
- * file written at known offsets under a temporary name, the site list,
- * the private file XML. */
+/* join_split.c -- QIO's volume sets written serially: a set joined into
+ * one file (QIO_part_to_single's bytes) and a single file split into a set
+ * (QIO_single_to_part's bytes), every lattice field's checksum verified on
+ * the way; and the pieces the parallel writer shares: the site list, the
+ * private file XML, a volume's directory.  Every byte goes through the
+ * core's LIME writer (a file under a temporary name; a volume is kept
+ * there for the set's publication, lattio_volumes_publish). */
 #include "volumes_internal.h"
-#include "testhooks.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,113 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* --- a volume file ------------------------------------------------------------ */
-
-int lattio_volume_out_open(lattio_volume_out *o, const char *path)
-{
-    memset(o, 0, sizeof *o);
-    o->fd = -1;
-    o->path = lattio_malloc(strlen(path) + 1);
-    RETURN_IF(!o->path, LATTIO_ERR_NOMEM);
-    memcpy(o->path, path, strlen(path) + 1);
-    o->status = lattio_temp_create(path, &o->fd, &o->tmp);
-    return o->status;
-}
-
-int lattio_volume_out_pwrite(lattio_volume_out *o, const void *buf, size_t n, uint64_t offset)
-{
-    RETURN_IF(o->status < 0, LATTIO_ERR_STATE);
-    const unsigned char *p = buf;
-    while (n > 0) {
-        const ssize_t w = pwrite(o->fd, p, n, (off_t)offset);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return o->status = LATTIO_FAIL_ERRNO(LATTIO_ERR_WRITE, "pwrite");
-        p += w;
-        n -= (size_t)w;
-        offset += (uint64_t)w;
-    }
-    return LATTIO_OK;
-}
-
-int lattio_volume_out_pread(lattio_volume_out *o, void *buf, size_t n, uint64_t offset)
-{
-    RETURN_IF(o->status < 0, LATTIO_ERR_STATE);
-    unsigned char *p = buf;
-    while (n > 0) {
-        const ssize_t r = pread(o->fd, p, n, (off_t)offset);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) return o->status = LATTIO_FAIL_ERRNO(LATTIO_ERR_READ, "pread");
-        p += r;
-        n -= (size_t)r;
-        offset += (uint64_t)r;
-    }
-    return LATTIO_OK;
-}
-
-#ifdef LATTIO_TEST_HOOKS
-static int corrupt_left; /* binary records still to corrupt (one thread writes volumes) */
-void lattio_volume_test_corrupt_writes(int n) { corrupt_left = n; }
-
-int lattio_volume_out_written(lattio_volume_out *o, uint64_t at, uint64_t length)
-{
-    if (corrupt_left <= 0 || !length) return LATTIO_OK;
-    corrupt_left--; /* the test hook: the record's first byte flipped on disk */
-    unsigned char b;
-    RETURN_IF_ERROR(lattio_volume_out_pread(o, &b, 1, at));
-    b ^= 0x01;
-    return lattio_volume_out_pwrite(o, &b, 1, at);
-}
-#else
-int lattio_volume_out_written(lattio_volume_out *o, uint64_t at, uint64_t length)
-{
-    (void)o, (void)at, (void)length;
-    return LATTIO_OK;
-}
-#endif
-
-int lattio_volume_out_record(lattio_volume_out *o, const char *type, const void *payload, uint64_t length,
-                             int mb, int me, uint64_t *data)
-{
-    unsigned char head[LATTIO_LIME_HEADER_SIZE];
-    int rc = lattio_lime_header_encode(head, type, length, mb, me);
-    if (rc < 0) return o->status = rc;
-    const uint64_t at = o->at, pad = lattio_lime_padding(length);
-    RETURN_IF_ERROR(lattio_volume_out_pwrite(o, head, sizeof head, at));
-    if (payload) RETURN_IF_ERROR(lattio_volume_out_pwrite(o, payload, (size_t)length, at + sizeof head));
-    static const unsigned char zeros[8];
-    if (pad) RETURN_IF_ERROR(lattio_volume_out_pwrite(o, zeros, (size_t)pad, at + sizeof head + length));
-    if (data) *data = at + sizeof head;
-    o->at = at + sizeof head + length + pad;
-    return LATTIO_OK;
-}
-
-int lattio_volume_out_close(lattio_volume_out *o, int publish)
-{
-    int rc = o->status;
-    if (o->fd >= 0 && close(o->fd) != 0 && rc == LATTIO_OK) rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_CLOSE, "close");
-    if (o->tmp && (!publish || rc < 0 || (rc = lattio_temp_publish(o->tmp, o->path)) < 0)) unlink(o->tmp);
-    lattio_free(o->tmp);
-    lattio_free(o->path);
-    memset(o, 0, sizeof *o);
-    o->fd = -1;
-    return rc;
-}
-
-int lattio_volume_out_keep(lattio_volume_out *o, int ok, char **tmp)
-{
-    int rc = o->status;
-    *tmp = NULL;
-    if (o->fd >= 0 && close(o->fd) != 0 && rc == LATTIO_OK) rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_CLOSE, "close");
-    if (o->tmp && ok && rc == LATTIO_OK) *tmp = o->tmp;
-    else if (o->tmp) {
-        unlink(o->tmp);
-        lattio_free(o->tmp);
-    }
-    lattio_free(o->path);
-    memset(o, 0, sizeof *o);
-    o->fd = -1;
-    return rc;
-}
+/* --- pieces the parallel writer shares ------------------------------------ */
 
 int lattio_volume_sitelist(const uint64_t *ranks, uint64_t n, unsigned char **out, uint64_t *len)
 {
@@ -151,11 +45,10 @@ int lattio_volume_private_file(int nd, const uint64_t *dims, int volfmt, char **
     return lattio_field_payload(&fi, LATTIO_REC_PRIVATE_FILE_XML, *out, n, len);
 }
 
-/* Copy the current record of r (its payload in chunks) to o with flags. */
-static int copy_record(lattio_lime_reader *r, const lattio_record_info *info, lattio_volume_out *o, int mb, int me)
+/* Copy the current record of r (its payload in chunks) to w with flags. */
+static int copy_record(lattio_lime_reader *r, const lattio_record_info *info, lattio_lime_writer *w, int mb, int me)
 {
-    uint64_t data;
-    RETURN_IF_ERROR(lattio_volume_out_record(o, info->type, NULL, info->length, mb, me, &data));
+    RETURN_IF_ERROR(lattio_lime_writer_begin(w, info->type, info->length, mb, me));
     const size_t chunk = (size_t)1 << 22;
     unsigned char *buf = lattio_malloc(chunk);
     RETURN_IF(!buf, LATTIO_ERR_NOMEM);
@@ -163,18 +56,18 @@ static int copy_record(lattio_lime_reader *r, const lattio_record_info *info, la
     for (uint64_t at = 0; rc == LATTIO_OK && at < info->length; at += chunk) {
         const size_t n = info->length - at < chunk ? (size_t)(info->length - at) : chunk;
         rc = lattio_lime_reader_read_at(r, at, buf, n);
-        if (rc == LATTIO_OK) rc = lattio_volume_out_pwrite(o, buf, n, data + at);
+        if (rc == LATTIO_OK) rc = lattio_lime_writer_write(w, buf, n);
     }
     lattio_free(buf);
-    return rc;
+    return rc == LATTIO_OK ? lattio_lime_writer_end(w) : rc;
 }
 
 /* --- join ---------------------------------------------------------------------- */
 
 typedef struct join_ctx {
     const lattio_field_info *fi;
-    lattio_volume_out *o;
-    uint64_t data, site;
+    lattio_lime_writer *w;
+    uint64_t site;
     lattio_scidac_sum sum;
 } join_ctx;
 
@@ -187,68 +80,69 @@ static int join_sink(void *vctx, const unsigned char *buf, const uint64_t *ranks
         const uint64_t at = lattio_field_site_pos(c->fi, ranks[i]);
         uint64_t k = 1;
         while (i + k < n && lattio_field_site_pos(c->fi, ranks[i + k]) == at + k) k++;
-        RETURN_IF_ERROR(lattio_volume_out_pwrite(c->o, buf + i * c->site, (size_t)(k * c->site), c->data + at * c->site));
+        RETURN_IF_ERROR(lattio_lime_writer_write_at(c->w, at * c->site, buf + i * c->site, (size_t)(k * c->site)));
         i += k;
     }
     return LATTIO_OK;
 }
 
-static int join_field(lattio_volumes *v, const lattio_field_info *fi, const lattio_record_info *info,
-                      lattio_volume_out *o)
+static int join_field(lattio_volumes *v, const lattio_field_info *fi, const lattio_record_info *info, int me,
+                      lattio_lime_writer *w)
 {
-    join_ctx c = {fi, o, 0, fi->typesize * fi->datacount, {0, 0}};
-    RETURN_IF_ERROR(lattio_volume_out_record(o, info->type, NULL, c.site * lattio_field_record_sites(fi), info->mb,
-                                             info->me, &c.data));
+    join_ctx c = {fi, w, fi->typesize * fi->datacount, {0, 0}};
+    RETURN_IF_ERROR(lattio_lime_writer_begin(w, info->type, c.site * lattio_field_record_sites(fi), info->mb, me));
     RETURN_IF_ERROR(lattio_volumes_visit(v, fi->index, join_sink, &c));
+    RETURN_IF_ERROR(lattio_lime_writer_end(w)); /* ERR_RECORD_SHORT: a site no volume held */
     if (fi->has_checksum && (c.sum.suma != fi->stored.suma || c.sum.sumb != fi->stored.sumb))
         return lattio_field_sum_mismatch(fi, c.sum);
     return LATTIO_OK;
 }
 
 /* The single file's header record from volume 0's private file XML. */
-static int join_private_file(const lattio_field_info *f0, const lattio_record_info *info, lattio_volume_out *o)
+static int join_private_file(const lattio_field_info *f0, const lattio_record_info *info, int me,
+                             lattio_lime_writer *w)
 {
     char *x;
     size_t n;
     RETURN_IF_ERROR(lattio_volume_private_file(f0->nd, f0->dims, LATTIO_VOLFMT_SINGLE, &x, &n));
-    const int rc = lattio_volume_out_record(o, info->type, x, n, info->mb, info->me, NULL);
+    const int rc = lattio_lime_writer_record(w, info->type, x, n, info->mb, me);
     lattio_free(x);
     return rc;
 }
 
-/* Volume 0's records in order into o: the site list dropped (its end flag
- * moved to the record before), lattice fields joined. */
-static int join_records(lattio_volumes *v, lattio_lime_reader *r, lattio_volume_out *o)
+/* Record i of volume 0 (recs[0..n)) into w: a lattice field joined, the
+ * private file XML the single file's, anything else copied; the message
+ * a dropped site list ended (recs[i + 1]) ends with it. */
+static int join_record(lattio_volumes *v, lattio_lime_reader *r, const lattio_record_info *recs, int n, int i,
+                       int *binary, const lattio_field_info *f0, lattio_lime_writer *w)
+{
+    const lattio_record_info *info = &recs[i];
+    const int me = info->me || (i + 1 < n && recs[i + 1].me && !strcmp(recs[i + 1].type, LATTIO_SITELIST_TYPE));
+    RETURN_IF_ERROR(lattio_field_select_record(r, recs, i));
+    lattio_field_info fi = {0};
+    int rc = LATTIO_OK;
+    const int is_binary = lattio_field_is_binary_type(info->type);
+    if (is_binary) rc = lattio_volumes_field_info(v, (*binary)++, &fi);
+    if (rc == LATTIO_OK && is_binary && fi.recordtype != 1) rc = join_field(v, &fi, info, me, w);
+    else if (rc == LATTIO_OK && !strcmp(info->type, "scidac-private-file-xml")) rc = join_private_file(f0, info, me, w);
+    else if (rc == LATTIO_OK) rc = copy_record(r, info, w, info->mb, me);
+    lattio_field_info_free(&fi);
+    return rc;
+}
+
+/* Volume 0's records in order into w, its site list dropped. */
+static int join_records(lattio_volumes *v, lattio_lime_reader *r, lattio_lime_writer *w)
 {
     lattio_field_info f0;
     RETURN_IF_ERROR(lattio_volumes_field_info(v, 0, &f0));
-    lattio_record_info info, last = {0};
-    uint64_t last_at = 0;
-    int rc, binary = 0;
-    while ((rc = lattio_lime_reader_next(r, &info)) == LATTIO_OK) {
-        const uint64_t at = o->at;
-        if (strcmp(info.type, LATTIO_SITELIST_TYPE) == 0) {
-            if (info.me && last.type[0]) { /* close the message the list ended */
-                unsigned char head[LATTIO_LIME_HEADER_SIZE];
-                rc = lattio_lime_header_encode(head, last.type, last.length, last.mb, 1);
-                if (rc == LATTIO_OK) rc = lattio_volume_out_pwrite(o, head, sizeof head, last_at);
-            }
-            if (rc < 0) break;
-            continue;
-        }
-        const int is_binary = lattio_field_is_binary_type(info.type);
-        lattio_field_info fi = {0};
-        if (is_binary) rc = lattio_volumes_field_info(v, binary++, &fi);
-        if (rc == LATTIO_OK && is_binary && fi.recordtype != 1) rc = join_field(v, &fi, &info, o);
-        else if (rc == LATTIO_OK && !strcmp(info.type, "scidac-private-file-xml")) rc = join_private_file(&f0, &info, o);
-        else if (rc == LATTIO_OK) rc = copy_record(r, &info, o, info.mb, info.me);
-        lattio_field_info_free(&fi);
-        if (rc < 0) break;
-        last = info;
-        last_at = at;
-    }
+    lattio_record_info *recs = NULL;
+    int n = 0, binary = 0;
+    int rc = lattio_field_read_index(r, &recs, &n);
+    for (int i = 0; rc == LATTIO_OK && i < n; i++)
+        if (strcmp(recs[i].type, LATTIO_SITELIST_TYPE) != 0) rc = join_record(v, r, recs, n, i, &binary, &f0, w);
+    lattio_free(recs);
     lattio_field_info_free(&f0);
-    return rc == LATTIO_ERR_EOF ? LATTIO_OK : rc;
+    return rc;
 }
 
 /* The joined file replaces none of the set's volumes. */
@@ -269,13 +163,14 @@ int lattio_volumes_join(const char *base, const char *out)
     lattio_volumes *v;
     RETURN_IF_ERROR(lattio_volumes_open(base, &v));
     lattio_lime_reader *r = NULL;
-    lattio_volume_out o;
+    lattio_lime_writer *w = NULL;
     int rc = join_output_allowed(v, out);
     if (rc == LATTIO_OK) rc = lattio_lime_reader_open(lattio_volumes_path(v, 0), &r);
-    if (rc == LATTIO_OK) {
-        rc = lattio_volume_out_open(&o, out);
-        if (rc == LATTIO_OK) rc = join_records(v, r, &o);
-        const int closed = lattio_volume_out_close(&o, rc == LATTIO_OK);
+    if (rc == LATTIO_OK) rc = lattio_lime_writer_open(out, LATTIO_LIME_CREATE, &w);
+    if (rc == LATTIO_OK) rc = join_records(v, r, w);
+    if (w) {
+        char *kept = NULL;
+        const int closed = rc == LATTIO_OK ? lattio_lime_writer_close(w) : lattio_lime_writer_keep(w, 0, &kept);
         if (rc == LATTIO_OK) rc = closed;
     }
     lattio_lime_reader_close(r);
@@ -289,8 +184,7 @@ int lattio_volumes_join(const char *base, const char *out)
 typedef struct part {
     int number;
     uint64_t lo[LATTIO_MAX_DIMS], n[LATTIO_MAX_DIMS], sites;
-    lattio_volume_out o;
-    uint64_t data;
+    lattio_lime_writer *w;
 } part;
 
 typedef struct split_job {
@@ -339,7 +233,6 @@ static int plan_parts(split_job *j)
     j->parts = lattio_calloc((size_t)np, sizeof *j->parts);
     RETURN_IF(!j->parts, LATTIO_ERR_NOMEM);
     j->nparts = np;
-    for (int k = 0; k < np; k++) j->parts[k].o.fd = -1;
     for (int k = 0; k < np; k++) {
         part *q = &j->parts[k];
         long long number = 0, stride = 1;
@@ -470,17 +363,17 @@ static int split_headers(split_job *j, const char *base, lattio_lime_reader *r, 
         uint64_t len = 0;
         rc = lattio_volumes_name(base, j->p->volfmt, q->number, path, sizeof path);
         if (rc == LATTIO_OK && j->p->volfmt == LATTIO_VOLFMT_PART_DIR) rc = make_parent(j, path);
-        if (rc == LATTIO_OK) rc = lattio_volume_out_open(&q->o, path);
+        if (rc == LATTIO_OK) rc = lattio_lime_writer_open(path, LATTIO_LIME_CREATE, &q->w);
         if (rc == LATTIO_OK) rc = part_sitelist(j, q, &list, &len);
         const int master = k == 0;
         if (rc == LATTIO_OK && master)
-            rc = lattio_volume_out_record(&q->o, "scidac-private-file-xml", pfx, pfx_len, 1, 0, NULL);
+            rc = lattio_lime_writer_record(q->w, "scidac-private-file-xml", pfx, pfx_len, 1, 0);
         if (rc == LATTIO_OK)
-            rc = lattio_volume_out_record(&q->o, LATTIO_SITELIST_TYPE, list, len, !master, !master || !file_xml, NULL);
+            rc = lattio_lime_writer_record(q->w, LATTIO_SITELIST_TYPE, list, len, !master, !master || !file_xml);
         if (rc == LATTIO_OK && master && file_xml) {
             lattio_record_info got;
             rc = lattio_lime_reader_find(r, file_xml->type, 0, &got);
-            if (rc == LATTIO_OK) rc = copy_record(r, &got, &q->o, 0, 1);
+            if (rc == LATTIO_OK) rc = copy_record(r, &got, q->w, 0, 1);
         }
         lattio_free(list);
     }
@@ -494,12 +387,6 @@ static int split_headers(split_job *j, const char *base, lattio_lime_reader *r, 
 static int split_field(split_job *j, lattio_lime_reader *r, const lattio_field_info *fi, const lattio_record_info *info)
 {
     const uint64_t site = fi->typesize * fi->datacount;
-    for (int k = 0; k < j->nparts; k++) {
-        part *q = &j->parts[k];
-        const box b = record_box(q, j->nd, fi);
-        RETURN_IF_ERROR(lattio_volume_out_record(&q->o, info->type, NULL, b.sites * site, k ? 1 : info->mb,
-                                                 k ? 1 : info->me, &q->data));
-    }
     RETURN_IF(site * j->parts[0].n[0] > SIZE_MAX / 2, LATTIO_ERR_OVERFLOW);
     unsigned char *row = lattio_malloc((size_t)(site * j->parts[0].n[0]));
     RETURN_IF(!row, LATTIO_ERR_NOMEM);
@@ -509,12 +396,14 @@ static int split_field(split_job *j, lattio_lime_reader *r, const lattio_field_i
         part *q = &j->parts[k];
         const box b = record_box(q, j->nd, fi);
         const size_t bytes = (size_t)(site * b.n[0]);
+        rc = lattio_lime_writer_begin(q->w, info->type, b.sites * site, k ? 1 : info->mb, k ? 1 : info->me);
         for (uint64_t rw = 0, i = 0; rc == LATTIO_OK && i < b.sites; rw++, i += b.n[0]) {
             const uint64_t first = row_rank(j, &b, rw);
             rc = lattio_lime_reader_read_at(r, lattio_field_site_pos(fi, first) * site, row, bytes);
             if (rc == LATTIO_OK) rc = lattio_scidac_sum_sites(&sum, row, (size_t)site, b.n[0], first);
-            if (rc == LATTIO_OK) rc = lattio_volume_out_pwrite(&q->o, row, bytes, q->data + i * site);
+            if (rc == LATTIO_OK) rc = lattio_lime_writer_write(q->w, row, bytes);
         }
+        if (rc == LATTIO_OK) rc = lattio_lime_writer_end(q->w);
     }
     lattio_free(row);
     RETURN_IF_ERROR(rc);
@@ -535,7 +424,7 @@ static int split_records(split_job *j, lattio_lime_reader *r, const lattio_recor
         RETURN_IF_ERROR(lattio_field_select_record(r, recs, i));
         const lattio_field_info *fi = lattio_field_is_binary_type(recs[i].type) ? &fields[binary++] : NULL;
         if (fi && fi->recordtype != 1) RETURN_IF_ERROR(split_field(j, r, fi, &recs[i]));
-        else RETURN_IF_ERROR(copy_record(r, &recs[i], &j->parts[0].o, recs[i].mb, recs[i].me));
+        else RETURN_IF_ERROR(copy_record(r, &recs[i], j->parts[0].w, recs[i].mb, recs[i].me));
     }
     return LATTIO_OK;
 }
@@ -572,7 +461,11 @@ static int publish_parts(split_job *j, const char *base, int rc)
     int *numbers = lattio_malloc((size_t)(j->nparts ? j->nparts : 1) * sizeof *numbers);
     if (rc == LATTIO_OK && (!tmps || !numbers)) rc = LATTIO_FAIL(LATTIO_ERR_NOMEM, "volumes");
     for (int k = 0; k < j->nparts; k++) {
-        const int kept = lattio_volume_out_keep(&j->parts[k].o, rc == LATTIO_OK && tmps, tmps ? &tmps[k] : &(char *){0});
+        char *tmp = NULL;
+        const int kept = j->parts[k].w ? lattio_lime_writer_keep(j->parts[k].w, rc == LATTIO_OK && tmps, &tmp) : LATTIO_OK;
+        j->parts[k].w = NULL;
+        if (tmps) tmps[k] = tmp;
+        else lattio_free(tmp);
         if (rc == LATTIO_OK) rc = kept;
         if (numbers) numbers[k] = j->parts[k].number;
     }
@@ -619,17 +512,5 @@ int lattio_volumes_split(const char *in, const char *base, const lattio_volumes_
     const int rc = split_into(&j, r, base);
     lattio_free(j.parts);
     lattio_lime_reader_close(r);
-    return rc;
-}
-
-int lattio_volume_out_payload(lattio_volume_out *o, const lattio_field_info *fi, int rec, int mb, int me)
-{
-    size_t len;
-    RETURN_IF_ERROR(lattio_field_payload(fi, rec, NULL, 0, &len));
-    char *p = lattio_malloc(len);
-    RETURN_IF(!p, LATTIO_ERR_NOMEM);
-    int rc = lattio_field_payload(fi, rec, p, len, &len);
-    if (rc == LATTIO_OK) rc = lattio_volume_out_record(o, lattio_field_record_type(rec), p, len, mb, me, NULL);
-    lattio_free(p);
     return rc;
 }

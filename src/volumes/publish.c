@@ -1,4 +1,4 @@
-/* volumes_publish.c -- a QIO volume set published as one unit.  The new
+/* publish.c -- a QIO volume set published as one unit.  The new
  * volumes are complete under temporary names; a journal BASE.lattio-publish
  * lists every rename and removal the publication makes and is renamed into
  * place before the first of them; it is removed after the last.  A writer

@@ -1,10 +1,10 @@
-/* volumes_internal.h -- shared by the QIO volume files: the serial reader
- * and writer (volumes.c, volumes_write.c) and the parallel ones
- * (mpi/volumes_mpi.c). */
+/* volumes_internal.h -- the volume sets' room (src/volumes): shared by
+ * its MPI-free files (volumes.c reads, join_split.c joins and splits,
+ * publish.c publishes a set as one unit) and its parallel ones (mpi/). */
 #ifndef LATTIO_VOLUMES_INTERNAL_H
 #define LATTIO_VOLUMES_INTERNAL_H
 
-#include "field_internal.h"
+#include "field/field_internal.h"
 
 #define LATTIO_SITELIST_TYPE "scidac-sitelist"
 
@@ -49,7 +49,7 @@ typedef struct lattio_volume {
  * found from its volume 0); _as: those of the naming given. */
 int lattio_volumes_list(const char *base, int *in_dirs, int **numbers, int *count);
 int lattio_volumes_list_as(const char *base, int in_dirs, int **numbers, int *count);
-/* The journal of a set's publication (volumes_publish.c): its name
+/* The journal of a set's publication (publish.c): its name
  * (whether one is there: lattio_volumes_interrupted, support.h). */
 #define LATTIO_VOLUMES_JOURNAL ".lattio-publish"
 int lattio_volumes_journal_name(const char *base, char *out, size_t size);
@@ -89,35 +89,7 @@ int lattio_volumes_visit(lattio_volumes *v, int index, lattio_volume_sink sink, 
 /* Path of the set's i-th volume (0: volume 0). */
 const char *lattio_volumes_path(const lattio_volumes *v, int i);
 
-/* volumes_write.c: a volume's file under construction, written at known
- * offsets beside its final name and renamed into place at the end. */
-typedef struct lattio_volume_out {
-    char *path, *tmp;
-    int fd;
-    uint64_t at;  /* where the next record's header goes */
-    int status;   /* the first failure */
-} lattio_volume_out;
-
-int lattio_volume_out_open(lattio_volume_out *o, const char *path);
-/* Header and padding of a record of `length` payload bytes at o->at; the
- * payload's offset in *data (the caller writes it with _pwrite); `payload`
- * (may be NULL) is written at once. */
-int lattio_volume_out_record(lattio_volume_out *o, const char *type, const void *payload, uint64_t length,
-                             int mb, int me, uint64_t *data);
-int lattio_volume_out_pwrite(lattio_volume_out *o, const void *buf, size_t n, uint64_t offset);
-/* A binary record's payload (length bytes at `at`) is on disk (a test
- * hook may damage it there; otherwise nothing). */
-int lattio_volume_out_written(lattio_volume_out *o, uint64_t at, uint64_t length);
-/* Read back n bytes at offset of the file being written. */
-int lattio_volume_out_pread(lattio_volume_out *o, void *buf, size_t n, uint64_t offset);
-/* Record `rec` (LATTIO_REC_*) of field fi's set. */
-int lattio_volume_out_payload(lattio_volume_out *o, const lattio_field_info *fi, int rec, int mb, int me);
-/* Close: rename into place (publish) or remove the temporary file. */
-int lattio_volume_out_close(lattio_volume_out *o, int publish);
-/* Close a complete volume and keep it under its temporary name, handed
- * over in *tmp (lattio_free; for lattio_volumes_publish); on failure (or
- * when ok is 0) the temporary is removed and *tmp is NULL. */
-int lattio_volume_out_keep(lattio_volume_out *o, int ok, char **tmp);
+/* join_split.c: pieces the parallel writer shares. */
 /* The big-endian site list of n ranks, 4 bytes each when the largest fits
  * 32 bits (as QIO writes it), else 8: *out lattio_malloc'd, *len. */
 int lattio_volume_sitelist(const uint64_t *ranks, uint64_t n, unsigned char **out, uint64_t *len);
