@@ -31,8 +31,8 @@ base="build-essential cmake ninja-build pkg-config libopenmpi-dev openmpi-bin li
 fuzz="clang libclang-rt-14-dev"
 mpich="mpich libmpich-dev libhdf5-mpich-dev"
 bench="strace" # bench/container.sh counts metadata operations with strace -f
-# the emulated cluster (scripts/cluster): namespaces, GlusterFS server and FUSE client
-cluster="iproute2 util-linux glusterfs-server glusterfs-client"
+# the emulated cluster (scripts/cluster): namespaces, GlusterFS and MooseFS servers and FUSE clients
+cluster="iproute2 util-linux glusterfs-server glusterfs-client moosefs-master moosefs-chunkserver moosefs-client"
 case "$group" in
   base) want="$base" ;;
   fuzz) want="$base $fuzz" ;;

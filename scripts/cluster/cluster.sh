@@ -1,8 +1,9 @@
 #!/bin/sh
 # cluster.sh -- an emulated cluster on one machine, for lattio's tests.
 #
-#   cluster.sh up [NODES]      bring up NODES (default 4) emulated nodes and a
-#                              GlusterFS volume mounted by each of them
+#   cluster.sh up [NODES]      bring up NODES (default 4) emulated nodes, a
+#                              GlusterFS volume and a MooseFS file system
+#                              mounted by each of them
 #   cluster.sh run [OPTIONS] -- PROGRAM ARGS...
 #                              start an MPI job across the nodes (see usage)
 #   cluster.sh exec NODE -- COMMAND...   run a command on one node
@@ -17,8 +18,12 @@
 # What a node is: a process holding its own UTS (hostname nodeI), IPC and
 # mount namespaces, with its own /dev/shm (tmpfs; /tmp stays the machine's, where
 # a clone may live) and its own FUSE
-# client of the GlusterFS volume at $LATTIO_CLUSTER_MNT/gv.  All of it, and
-# glusterd and mpirun, live in one network namespace the fixture creates,
+# clients: of the GlusterFS volume at $LATTIO_CLUSTER_MNT/gv, of MooseFS at
+# $LATTIO_CLUSTER_MNT/mfs (mfsmount's default caches) and at
+# $LATTIO_CLUSTER_MNT/mfsnfs (NFS-like client caches: attributes, entries,
+# directory entries and negative entries kept 30 s, as an NFS client's
+# actimeo/lookupcache do).  All of it, glusterd, MooseFS's master and
+# chunk server and mpirun, live in one network namespace the fixture creates,
 # whose only interface is its own loopback carrying 10.99.0.1/32: no traffic
 # of the fixture leaves it.  MPI starts ranks on the nodes through
 # scripts/cluster/rsh, a stand-in for ssh that enters a node's namespaces
@@ -38,6 +43,8 @@ shard=${LATTIO_CLUSTER_SHARD:-off}
 netns=lattio-cluster
 addr=10.99.0.1
 volume=lattio-gv
+# mfsmount options of the NFS-like mount (seconds)
+mfs_nfs_caches="mfsattrcacheto=30,mfsentrycacheto=30,mfsdirentrycacheto=30,mfsnegentrycacheto=30"
 
 die() { echo "cluster.sh: $*" >&2; exit 1; }
 in_ns() { ip netns exec "$netns" "$@"; }
@@ -45,7 +52,7 @@ in_ns() { ip netns exec "$netns" "$@"; }
 # Exit 77 with the reason when this machine cannot host the cluster.
 check() {
     [ "$(id -u)" -eq 0 ] || { echo "cluster: needs root (namespaces, mounts)"; return 77; }
-    for t in ip nsenter unshare glusterd gluster mount.glusterfs; do
+    for t in ip nsenter unshare glusterd gluster mount.glusterfs mfsmaster mfschunkserver mfsmount; do
         command -v "$t" >/dev/null 2>&1 ||
             { echo "cluster: $t not found (sh scripts/install-deps.sh cluster)"; return 77; }
     done
@@ -99,17 +106,41 @@ create_volume() {
     $g volume start $volume >/dev/null
 }
 
-# Start node $1: namespaces, hostname, a private /dev/shm, the volume.
+# MooseFS's master and one chunk server in the namespace, their state in
+# $state/mfs, the chunks in $data/mfs-chunks.
+start_moosefs() {
+    d="$state/mfs"
+    mkdir -p "$d/master" "$d/cs" "$data/mfs-chunks"
+    cp /var/lib/mfs/metadata.mfs.empty "$d/master/metadata.mfs"
+    printf '%s\n' "WORKING_USER = root" "WORKING_GROUP = root" "DATA_PATH = $d/master" \
+        "EXPORTS_FILENAME = $d/mfsexports.cfg" "TOPOLOGY_FILENAME = $d/mfstopology.cfg" \
+        "MATOML_LISTEN_HOST = $addr" "MATOCS_LISTEN_HOST = $addr" "MATOCL_LISTEN_HOST = $addr" \
+        > "$d/mfsmaster.cfg"
+    echo "* / rw,alldirs,maproot=0" > "$d/mfsexports.cfg"
+    : > "$d/mfstopology.cfg"
+    printf '%s\n' "WORKING_USER = root" "WORKING_GROUP = root" "DATA_PATH = $d/cs" \
+        "HDD_CONF_FILENAME = $d/mfshdd.cfg" "MASTER_HOST = $addr" "CSSERV_LISTEN_HOST = $addr" \
+        "HDD_LEAVE_SPACE_DEFAULT = 256MiB" > "$d/mfschunkserver.cfg"
+    echo "$data/mfs-chunks" > "$d/mfshdd.cfg"
+    in_ns mfsmaster -c "$d/mfsmaster.cfg" start </dev/null >"$state/log/mfsmaster.log" 2>&1 ||
+        { cat "$state/log/mfsmaster.log" >&2; die "mfsmaster did not start"; }
+    in_ns mfschunkserver -c "$d/mfschunkserver.cfg" start </dev/null >"$state/log/mfschunkserver.log" 2>&1 ||
+        { cat "$state/log/mfschunkserver.log" >&2; die "mfschunkserver did not start"; }
+}
+
+# Start node $1: namespaces, hostname, a private /dev/shm, the volumes.
 start_node() {
     n=$1
-    mkdir -p "$mnt/gv"
+    mkdir -p "$mnt/gv" "$mnt/mfs" "$mnt/mfsnfs"
     in_ns unshare --uts --ipc --mount --propagation private sh -c '
         set -e
         hostname "node$1"
         mount -t tmpfs -o size=4g,mode=1777 shm /dev/shm
         mount -t glusterfs -o log-file="$2/log/node$1-fuse.log" "$3:/$4" "$5/gv"
+        mfsmount "$5/mfs" -H "$3" </dev/null >/dev/null 2>&1
+        mfsmount "$5/mfsnfs" -H "$3" -o "$6" </dev/null >/dev/null 2>&1
         echo $$ > "$2/node$1.pid"
-        exec sleep infinity' node "$n" "$state" "$addr" "$volume" "$mnt" \
+        exec sleep infinity' node "$n" "$state" "$addr" "$volume" "$mnt" "$mfs_nfs_caches" \
         </dev/null > "$state/log/node$n.log" 2>&1 &
     i=0
     until [ -s "$state/node$n.pid" ]; do
@@ -119,7 +150,9 @@ start_node() {
         fi
         sleep 0.2
     done
-    node_exec "$n" sh -c "mountpoint -q '$mnt/gv'" || die "node$n: volume not mounted"
+    for m in gv mfs mfsnfs; do
+        node_exec "$n" sh -c "mountpoint -q '$mnt/$m'" || die "node$n: $mnt/$m not mounted"
+    done
 }
 
 up() {
@@ -132,17 +165,20 @@ up() {
     ip -n $netns addr add $addr/32 dev lo
     start_glusterd
     create_volume
+    start_moosefs
     for n in $(seq 1 "$nodes"); do start_node "$n"; done
     echo "$nodes" > "$state/nodes"
-    node_exec 1 sh -c "chmod 1777 '$mnt/gv'"
-    echo "cluster: $nodes nodes up, GlusterFS volume $volume at $mnt/gv on each (shard $shard)"
+    # one copy of each chunk (one chunk server), as the volume has one brick per file
+    node_exec 1 sh -c "chmod 1777 '$mnt/gv' '$mnt/mfs'; mfssetgoal -r 1 '$mnt/mfs' >/dev/null"
+    echo "cluster: $nodes nodes up, GlusterFS volume $volume at $mnt/gv (shard $shard), MooseFS at $mnt/mfs" \
+         "and with NFS-like caches at $mnt/mfsnfs on each"
 }
 
 down() {
     for f in "$state"/node*.pid; do
         [ -e "$f" ] || continue
         pid=$(cat "$f")
-        nsenter -t "$pid" -m -- sh -c "umount -l '$mnt/gv' 2>/dev/null; true" || true
+        nsenter -t "$pid" -m -- sh -c "umount -l '$mnt/gv' '$mnt/mfs' '$mnt/mfsnfs' 2>/dev/null; true" || true
         kill "$pid" 2>/dev/null || true
         rm -f "$f"
     done
@@ -166,7 +202,7 @@ status() {
         pid=$(node_pid "$n")
         kill -0 "$pid" 2>/dev/null || { echo "node$n: gone"; return 1; }
         printf 'node%s: pid %s, ' "$n" "$pid"
-        node_exec "$n" sh -c "hostname; mountpoint -q '$mnt/gv' || echo '  volume NOT mounted'"
+        node_exec "$n" sh -c "hostname; for m in gv mfs mfsnfs; do mountpoint -q '$mnt/'\$m || echo '  '\$m' NOT mounted'; done"
     done
 }
 

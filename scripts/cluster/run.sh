@@ -1,14 +1,16 @@
 #!/bin/sh
 # run.sh -- start one MPI job across the emulated cluster (cluster.sh run).
 #
-#   run.sh [--nodes N] [--ppn P] [--fs gluster|shared|DIR] [--mpiexec PATH]
+#   run.sh [--nodes N] [--ppn P] [--fs gluster|moosefs|moosefs-nfs|shared|DIR] [--mpiexec PATH]
 #          [--timeout SECONDS] [--keep] -- PROGRAM ARGS...
 #
 # N nodes (default 2) with P ranks each (default 2), node1 first; mpirun
 # itself runs on node1, as a batch system starts it on a job's first node.
 # --fs sets the job's working directory: "gluster" (default) a new, empty
 # directory on the GlusterFS volume, removed afterwards unless --keep;
-# "shared" the current directory (a node-shared directory of the machine's
+# "moosefs" the same on MooseFS (mfsmount's default caches), "moosefs-nfs"
+# on MooseFS mounted with NFS-like client caches (cluster.sh); "shared" the
+# current directory (a node-shared directory of the machine's
 # own disk: one page cache for all nodes); or an existing DIR.
 # --mpiexec: Open MPI's mpirun (default) or MPICH's mpiexec (hydra), told
 # apart by --version.  The job runs under a timeout (default 600 s): a job
@@ -42,8 +44,9 @@ pid1=$(cat "$state/node1.pid")
 on_node1() { nsenter -t "$pid1" -u -i -m -n -- "$@"; }
 
 case "$fs" in
-    gluster)
-        wdir=$(on_node1 mktemp -d "$mnt/gv/job.XXXXXX")
+    gluster|moosefs|moosefs-nfs)
+        case "$fs" in gluster) top=$mnt/gv ;; moosefs) top=$mnt/mfs ;; *) top=$mnt/mfsnfs ;; esac
+        wdir=$(on_node1 mktemp -d "$top/job.XXXXXX")
         on_node1 chmod 755 "$wdir" ;;
     shared) wdir=$(pwd); keep=1 ;;
     *) wdir=$fs; keep=1 ;;

@@ -2,6 +2,7 @@
  * PATH, PATH.000001, ...; docs/format.md section 8.5) and reading a task's
  * stream with its chunk and stream CRCs verified (section 8.6). */
 #include "container_internal.h"
+#include "fsinfo.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,9 +14,7 @@ int lattio_cont_open_member(const char *path, uint32_t k, int *fd)
     *fd = -1;
     char *name = lattio_cont_member_name(path, k);
     RETURN_IF(!name, LATTIO_ERR_NOMEM);
-    int d;
-    do d = open(name, O_RDONLY | O_CLOEXEC);
-    while (d < 0 && errno == EINTR);
+    const int d = lattio_fs_open(name, O_RDONLY | O_CLOEXEC, 0); /* another node's new file, looked up afresh */
     const int missing = d < 0 && errno == ENOENT;
     lattio_free(name);
     RETURN_IF(d < 0 && k > 0 && missing, LATTIO_ERR_CONTAINER_MEMBER);

@@ -70,7 +70,9 @@ int lattio_fs_mount_name(const char *line, char *out, size_t size)
     char type[32], source[256] = "";
     const char *sep = strstr(line, " - ");
     if (!sep || sscanf(sep + 3, "%31s %255s", type, source) < 1) return 0;
-    const char *hash = strchr(source, '#');
+    /* the kernel escapes '#' in a mount source as \043 (MooseFS: mfs#HOST:PORT) */
+    const char *hash = strchr(source, '#'), *esc = strstr(source, "\\043");
+    if (!hash || (esc && esc < hash)) hash = esc;
     if (strcmp(type, "fuse") == 0 && hash && hash > source)
         snprintf(out, size, "fuse.%.*s", (int)(hash - source), source);
     else
@@ -171,6 +173,33 @@ static void rescan_directory(const char *path)
 /* A stale name: it led to a file another node removed or replaced. */
 static int stale(int err) { return err == ENOENT || err == ESTALE; }
 
+/* Local: fd is a file no name leads to any more (another node removed or
+ * replaced it; this client's cached entry still led to it: MooseFS keeps
+ * serving the old file, link count 0, for its entry cache's lifetime). */
+static int unlinked(int fd)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 && st.st_nlink == 0;
+}
+
+int lattio_fs_open(const char *path, int flags, unsigned mode)
+{
+    int fd = -1;
+    for (int attempt = 0; attempt < 3; attempt++) {
+        if (attempt) rescan_directory(path);
+        do fd = open(path, flags, (mode_t)mode);
+        while (fd < 0 && errno == EINTR);
+        if (fd >= 0 && unlinked(fd) && attempt < 2) {
+            close(fd);
+            fd = -1;
+            errno = ESTALE;
+            continue;
+        }
+        if (fd >= 0 || !stale(errno)) break;
+    }
+    return fd;
+}
+
 int lattio_fs_refresh(const char *path, uint64_t *size)
 {
     RETURN_IF(!path || !*path, LATTIO_ERR_ARG);
@@ -181,8 +210,9 @@ int lattio_fs_refresh(const char *path, uint64_t *size)
         if (fd < 0 && stale(errno)) continue;
         RETURN_IF_ERRNO(fd < 0, LATTIO_ERR_STAT);
         rc = lattio_fs_refresh_fd(fd, size);
-        const int err = lattio_errno_peek();
+        const int err = lattio_errno_peek(), gone = rc == LATTIO_OK && unlinked(fd);
         close(fd);
+        if (gone) continue; /* a replaced file, still named here: read the directory */
         if (rc == LATTIO_OK || !stale(err)) return rc;
     }
     return lattio_fail_errno(__FILE__, __LINE__, "no current file of this name", LATTIO_ERR_STAT, ENOENT);

@@ -63,12 +63,22 @@ int lattio_fs_refine_kind(int kind, const char *mount_type);
  * takes the server's attributes from the reply; NFS commits), this node's
  * cached pages of the file dropped, then statx(AT_STATX_FORCE_SYNC) (the
  * kernel's attribute cache, so reads are not cut at a stale size); a name
- * that led to a file another node removed or replaced is looked up again
- * after the directory is read (FUSE's READDIRPLUS refreshes its entries).  *size (may be NULL) gets the size.  Errors:
+ * that led to a file another node removed or replaced (ENOENT, ESTALE, or
+ * a link count of 0: MooseFS's client serves the replaced file) is looked
+ * up again after the directory is read (FUSE's READDIRPLUS refreshes its
+ * entries).  *size (may be NULL) gets the size.  Errors:
  * ERR_ARG, ERR_STAT (with errno). */
 int lattio_fs_refresh(const char *path, uint64_t *size);
 /* Local.  The same through an open descriptor. */
 int lattio_fs_refresh_fd(int fd, uint64_t *size);
+/* Local.  open(2) of a file another node may have just created or
+ * replaced: on ENOENT or ESTALE the directory is read (FUSE's READDIRPLUS
+ * replaces a cached negative or stale entry: MooseFS's mfsnegentrycacheto,
+ * an NFS client's lookupcache) and the open tried again, twice at most;
+ * so is an open that found a file no name leads to any more (link count
+ * 0: the entry still led to a file another node replaced).
+ * The descriptor, or -1 with errno set; EINTR retried. */
+int lattio_fs_open(const char *path, int flags, unsigned mode);
 
 /* Local.  Describe the file system holding `path`; when `path` does not
  * exist, the one holding its directory (a file about to be created).

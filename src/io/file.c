@@ -2,6 +2,8 @@
  * temporary name and the rename, the record index of a file being read. */
 #include "io_internal.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -215,11 +217,50 @@ int lattio_file_refresh(const lattio_file *f)
     return lattio_fs_refresh(name, NULL);
 }
 
+/* The file exists before MPI_File_open (claim_name), which creates
+ * nothing: no MPI_MODE_EXCL (the claim was exclusive for CREATE). */
 static int amode_of(int mode)
 {
     if (mode == LATTIO_MODE_READ) return MPI_MODE_RDONLY;
-    if (mode == LATTIO_MODE_APPEND) return MPI_MODE_RDWR | MPI_MODE_CREATE;
-    return MPI_MODE_RDWR | MPI_MODE_CREATE | MPI_MODE_EXCL;
+    return MPI_MODE_RDWR | MPI_MODE_CREATE;
+}
+
+/* Collective, writing.  Rank 0 makes the file (O_EXCL for CREATE: the
+ * name must be new) and, across nodes on a file system whose clients cache
+ * lookups, one rank per node looks the name up afresh (lattio_fs_refresh
+ * reads the directory when the lookup finds nothing).  ROMIO's open probes
+ * the name on every rank before rank 0 creates it, and a client that caches
+ * a lookup that found nothing (MooseFS's mfsnegentrycacheto, NFS's
+ * lookupcache) then failed its open: cluster.io.records at 4x1 on
+ * moosefs-nfs under ROMIO, ENOENT on ranks 1-3, EIO on rank 0. */
+static int claim_name(lattio_file *f, const char *name)
+{
+    int rc = LATTIO_OK;
+    if (f->rank == 0) {
+        const int excl = f->mode == LATTIO_MODE_CREATE ? O_EXCL : 0;
+        int fd = open(name, O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK | excl, 0666); /* a FIFO never blocks */
+        if (fd < 0) rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_OPEN, "create");
+        else close(fd);
+    }
+    RETURN_IF_ERROR(lattio_agree(f->comm, rc));
+    if (f->place.nnodes < 2 || !lattio_fs_caches_metadata(f->place.fs_kind)) return LATTIO_OK;
+    return lattio_agree(f->comm, f->place.node_leader && f->rank != 0 ? lattio_fs_refresh(name, NULL) : LATTIO_OK);
+}
+
+/* Collective, after a failed MPI_File_open: when some rank's MPI found no
+ * file of the name (MPI_ERR_NO_SUCH_FILE) though it is there (rank 0's
+ * view), every rank says so and names the cache, not MPI's collective
+ * "input/output error" on the others. */
+static int explain_open(lattio_file *f, int mrc, const char *name, int rc)
+{
+    int cls = MPI_SUCCESS, mine = INT_MAX, first = INT_MAX;
+    if (mrc != MPI_SUCCESS) MPI_Error_class(mrc, &cls);
+    if (cls == MPI_ERR_NO_SUCH_FILE) mine = f->rank;
+    if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, f->comm) != MPI_SUCCESS || first == INT_MAX) return rc;
+    lattio_detail_set("rank %d does not find %s, which rank 0 made: its node's client caches lookups that "
+                      "found nothing (MooseFS: mount with mfsnegentrycacheto=0; NFS: lookupcache=positive)",
+                      first, name);
+    return lattio_fail_errno(__FILE__, __LINE__, "no such file on a rank", LATTIO_ERR_OPEN, ENOENT);
 }
 
 /* Open the MPI file: the temporary name for CREATE, the path otherwise. */
@@ -231,13 +272,15 @@ static int open_mpi_file(lattio_file *f, MPI_Info info)
     rc = lattio_agree(f->comm, rc);
     RETURN_IF_ERROR(rc);
     const char *name = f->place.tmp ? f->place.tmp : f->place.path;
+    if (f->mode != LATTIO_MODE_READ) RETURN_IF_ERROR(claim_name(f, name));
     int mrc = MPI_File_open(f->comm, name, amode_of(f->mode), info, &f->fh);
     if (mrc != MPI_SUCCESS) f->fh = MPI_FILE_NULL;
     rc = MPI_CHECK(mrc, LATTIO_ERR_OPEN);
     if (rc == LATTIO_OK)
         rc = MPI_CHECK(MPI_File_set_errhandler(f->fh, MPI_ERRORS_RETURN), LATTIO_ERR_MPI);
     if (rc == LATTIO_OK) lattio_writeback_open(f);
-    return lattio_agree(f->comm, rc);
+    rc = lattio_agree(f->comm, rc);
+    return rc < 0 && f->mode != LATTIO_MODE_READ ? explain_open(f, mrc, name, rc) : rc;
 }
 
 static void free_handle(lattio_file *f)
@@ -393,14 +436,28 @@ static int extend_deferred(lattio_file *f, int rc)
     return lattio_agree(f->comm, rc);
 }
 
-/* Collective.  Agree on the state at close and sync a durable write. */
+/* A caller's file (lattio_attach) written from several nodes on a file
+ * system whose clients cache metadata: the caller closes it and may read
+ * it at once (Lemon's users do), so every node's writes and the length
+ * they make reach the servers before lattio_close returns (MooseFS: a
+ * plain close left another node's POSIX reader 4632 bytes short for up to
+ * a second, cluster.compat_lemon.nonblocking at 4x1; lattio's own files
+ * get the same from refresh_published after their rename). */
+static int needs_sync_at_close(const lattio_file *f)
+{
+    return f->opt.durable ||
+           (f->place.borrowed && f->place.nnodes > 1 && lattio_fs_caches_metadata(f->place.fs_kind));
+}
+
+/* Collective.  Agree on the state at close and sync a durable write (and a
+ * caller's file written across nodes, needs_sync_at_close). */
 static int finish_writing(lattio_file *f, int rc)
 {
     if (f->out.failed && rc == LATTIO_OK) rc = f->out.failed; /* the first error, on every rank */
     if (f->out.in_record && rc == LATTIO_OK) rc = LATTIO_FAIL(LATTIO_ERR_RECORD_SHORT, "record open at close");
     rc = extend_deferred(f, lattio_agree(f->comm, rc));
     lattio_prof_phase(f, LATTIO_PHASE_SYNC);
-    if (f->opt.durable && rc == LATTIO_OK)
+    if (needs_sync_at_close(f) && rc == LATTIO_OK)
         rc = lattio_agree(f->comm, MPI_CHECK(MPI_File_sync(f->fh), LATTIO_ERR_SYNC));
     return rc;
 }

@@ -47,7 +47,8 @@ static void same_files(const char *a, const char *b, uint32_t nf)
 /* Before close, a buffered stream (rank 1: 100 bytes) is not on disk yet,
  * a spilled one (rank 2: five chunks and a bit) is (written in place): seen
  * from another node only where ranks 0 and 2 share one (a network file
- * system shows another client's writes after its sync or close). */
+ * system shows another client's writes after its sync or close, and
+ * MooseFS not even the file's new size before). */
 static void buffered_until_close(void)
 {
     lattio_container_options opt;
@@ -64,7 +65,9 @@ static void buffered_until_close(void)
         size_t len = 0;
         unsigned char *b = test_slurp("b.ltc", &len);
         uint64_t one = t_chunk((uint32_t)mpitest_size, 1, 0), two = t_chunk((uint32_t)mpitest_size, 2, 0);
-        CHECK(b && len >= two + T_STRIDE);
+        /* across nodes the size too may wait for rank 2's close (MooseFS's
+         * client caches writes; GlusterFS's sends them at once) */
+        CHECK(b && (len >= two + T_STRIDE || !one_node));
         if (b && len >= two + T_STRIDE) {
             size_t nonzero = 0;
             for (uint64_t i = one; i < one + T_STRIDE; i++) nonzero += b[i] != 0;

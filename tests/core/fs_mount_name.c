@@ -1,7 +1,7 @@
 /* fs_mount_name.c -- the mount type lattio reads from a line of
  * /proc/self/mountinfo, and the kind a FUSE mount refines to: GlusterFS by
  * its subtype, MooseFS by mfsmount's source "mfs#HOST:PORT" (its mounts
- * have no subtype) or a subtype, other FUSE file systems named by their
+ * have no subtype; the kernel writes the '#' as \043) or a subtype, other FUSE file systems named by their
  * source's "NAME#" when they have no subtype. */
 #include "testutil.h"
 #include "fsinfo.h"
@@ -16,6 +16,10 @@ static const char *name_of(const char *line)
 int main(void)
 {
     CHECK_STR(name_of("36 25 0:32 / /mnt/mfs rw,relatime shared:15 - fuse mfs#mfsmaster:9421 rw,user_id=0"),
+              "fuse.mfs");
+    /* as the kernel writes it: '#' escaped (mfsmount 3.0.117 on Debian 12's kernel) */
+    CHECK_STR(name_of("68 79 0:43 / /mnt/lattio-cluster/mfs rw,nosuid,nodev,relatime - fuse mfs\\04310.99.0.1:9421 "
+                      "rw,user_id=0,group_id=0,allow_other"),
               "fuse.mfs");
     CHECK_STR(name_of("40 25 0:35 / /mnt/g rw,relatime - fuse.glusterfs node1:/vol rw,user_id=0"), "fuse.glusterfs");
     CHECK_STR(name_of("41 25 0:36 / /mnt/s rw - fuse sshfs#me@host:/data rw"), "fuse.sshfs");

@@ -8,6 +8,7 @@ does not exist yet is shown through its directory; a missing directory is
 ERR_STAT with the system's reason (exit 1)."""
 import json
 import os
+import re
 import subprocess
 import sys
 import toolutil as tu
@@ -26,7 +27,8 @@ def mount_type(path):
             point = left.split()[4].replace("\\040", " ")
             inside = path == point or path.startswith(point.rstrip("/") + "/")
             if inside and len(point) > best:
-                fields = right.split()
+                # the kernel escapes blanks, '#' and '\\' as octal (\043: mfs#host:port)
+                fields = [re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), x) for x in right.split()]
                 best, kind = len(point), fields[0]
                 if kind == "fuse" and len(fields) > 1 and "#" in fields[1][1:]:  # mfsmount: mfs#host:port
                     kind = "fuse." + fields[1].split("#", 1)[0]

@@ -204,8 +204,7 @@ static int open_own_file(lattio_container *c, int how)
     if (how == CREATE_EXCL && !c->tmp) unlink(name);
     int flags = O_RDWR | O_CLOEXEC;
     if (how != OPEN_EXISTING) flags |= O_CREAT | (how == CREATE_EXCL ? O_EXCL : 0);
-    do c->fd = open(name, flags, 0666);
-    while (c->fd < 0 && errno == EINTR);
+    c->fd = lattio_fs_open(name, flags, 0666); /* another node's new file: its name looked up afresh */
     lattio_free(name);
     RETURN_IF_ERRNO(c->fd < 0, LATTIO_ERR_OPEN);
     return LATTIO_OK;
