@@ -111,9 +111,6 @@ int lattio_lime_writer_write_at(lattio_lime_writer *w, uint64_t offset, const vo
  * (a volume set); otherwise it is removed and *tmp is NULL.  The status as
  * lattio_lime_writer_close's. */
 int lattio_lime_writer_keep(lattio_lime_writer *w, int ok, char **tmp);
-/* The name the writer's file has on disk now (its temporary name until the
- * close renames it), for messages. */
-const char *lattio_lime_writer_disk_name(const lattio_lime_writer *w);
 
 /* Big-endian load/store. */
 static inline uint64_t lattio_load_be64(const unsigned char *p)

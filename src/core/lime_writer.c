@@ -128,23 +128,8 @@ int lattio_lime_writer_begin(lattio_lime_writer *w, const char *type, uint64_t l
     return poison(w, writer_begin(w, type, length, mb, me));
 }
 
-static int writer_write(lattio_lime_writer *w, const void *buf, size_t n)
-{
-    RETURN_IF(!buf && n, LATTIO_ERR_ARG);
-    RETURN_IF(!w->in_record, LATTIO_ERR_STATE);
-    RETURN_IF((uint64_t)n > w->rec_len - w->written, LATTIO_ERR_RECORD_OVERRUN);
-    RETURN_IF_ERROR(lattio_pwrite_all(w->fd, w->rec_data + w->written, buf, n));
-    w->written += n;
-    return LATTIO_OK;
-}
-
-int lattio_lime_writer_write(lattio_lime_writer *w, const void *buf, size_t n)
-{
-    RETURN_IF(!w, LATTIO_ERR_ARG);
-    RETURN_IF(w->failed, LATTIO_ERR_STATE);
-    return poison(w, writer_write(w, buf, n));
-}
-
+/* n payload bytes at `offset` of the open record; an append is the piece
+ * at w->written. */
 static int writer_write_at(lattio_lime_writer *w, uint64_t offset, const void *buf, size_t n)
 {
     RETURN_IF(!buf && n, LATTIO_ERR_ARG);
@@ -161,6 +146,13 @@ int lattio_lime_writer_write_at(lattio_lime_writer *w, uint64_t offset, const vo
     RETURN_IF(!w, LATTIO_ERR_ARG);
     RETURN_IF(w->failed, LATTIO_ERR_STATE);
     return poison(w, writer_write_at(w, offset, buf, n));
+}
+
+int lattio_lime_writer_write(lattio_lime_writer *w, const void *buf, size_t n)
+{
+    RETURN_IF(!w, LATTIO_ERR_ARG);
+    RETURN_IF(w->failed, LATTIO_ERR_STATE);
+    return poison(w, writer_write_at(w, w->written, buf, n));
 }
 
 static int writer_end(lattio_lime_writer *w)
@@ -220,8 +212,9 @@ int lattio_sync_directory(const char *path)
     return LATTIO_OK;
 }
 
-/* Decide the outcome of a close: the first error wins. */
-static int finish_file(lattio_lime_writer *w)
+/* The outcome of the written file, its descriptor closed: the first error
+ * wins, then an open record, a durable sync, the close itself. */
+static int settle_file(lattio_lime_writer *w)
 {
     int rc = LATTIO_OK;
     if (w->failed) rc = w->failed; /* the first error */
@@ -230,6 +223,13 @@ static int finish_file(lattio_lime_writer *w)
     if (w->fd >= 0 && close(w->fd) != 0 && rc == LATTIO_OK)
         rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_CLOSE, "close");
     w->fd = -1;
+    return rc;
+}
+
+/* Decide the outcome of a close and publish a complete temporary file. */
+static int finish_file(lattio_lime_writer *w)
+{
+    int rc = settle_file(w);
     if (!w->tmp) return rc;
     if (rc == LATTIO_OK) rc = lattio_temp_publish(w->tmp, w->path);
     if (rc != LATTIO_OK) {
@@ -253,12 +253,8 @@ int lattio_lime_writer_keep(lattio_lime_writer *w, int ok, char **tmp)
 {
     *tmp = NULL;
     RETURN_IF(!w, LATTIO_ERR_ARG);
-    int rc = w->failed ? w->failed : LATTIO_OK;
+    int rc = settle_file(w);
     if (rc == LATTIO_OK && !w->tmp) rc = LATTIO_FAIL(LATTIO_ERR_STATE, "not a temporary file");
-    if (rc == LATTIO_OK && w->in_record) rc = LATTIO_FAIL(LATTIO_ERR_RECORD_SHORT, "record open at close");
-    if (rc == LATTIO_OK && (w->flags & LATTIO_LIME_DURABLE)) rc = sync_file(w);
-    if (w->fd >= 0 && close(w->fd) != 0 && rc == LATTIO_OK) rc = LATTIO_FAIL_ERRNO(LATTIO_ERR_CLOSE, "close");
-    w->fd = -1;
     if (ok && rc == LATTIO_OK) *tmp = w->tmp, w->tmp = NULL;
     else if (w->tmp) unlink(w->tmp);
     lattio_free(w->tmp);
@@ -266,8 +262,6 @@ int lattio_lime_writer_keep(lattio_lime_writer *w, int ok, char **tmp)
     lattio_free(w);
     return rc;
 }
-
-const char *lattio_lime_writer_disk_name(const lattio_lime_writer *w) { return w->tmp ? w->tmp : w->path; }
 
 int lattio_lime_writer_close(lattio_lime_writer *w)
 {

@@ -81,9 +81,11 @@ int lattio_xfer_route(MPI_Comm comm, size_t elem, unsigned char *const *out, con
     unsigned char *sbuf = NULL;
     int rc = lattio_agree(comm, elem == 0 || elem > INT32_MAX ? LATTIO_FAIL(LATTIO_ERR_ARG, "item size")
                                                                : pack_out(size, elem, out, n_out, &c, &sbuf));
-    if (rc == LATTIO_OK)
+    if (rc == LATTIO_OK) { /* agreed, so every rank is here: one agreement whatever fails */
         rc = lattio_xfer_mpi(MPI_Alltoall(c.sc, 1, MPI_INT, c.rc, 1, MPI_INT, comm), "MPI_Alltoall");
-    if (rc == LATTIO_OK) rc = lattio_agree(comm, receive_room(size, elem, &c, in, nin));
+        if (rc == LATTIO_OK) rc = receive_room(size, elem, &c, in, nin);
+        rc = lattio_agree(comm, rc);
+    }
     if (rc == LATTIO_OK) rc = move_items(comm, elem, sbuf, &c, *in);
     if (rc != LATTIO_OK) {
         lattio_free(*in);

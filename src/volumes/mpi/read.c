@@ -296,7 +296,7 @@ static int read_set(MPI_Comm comm, const char *base, const set_view *s, const la
     if (rc == LATTIO_OK) rc = outbox_init(comm, s, d, l, &g, boxes, &o);
     if (rc == LATTIO_OK) rc = read_my_volumes(comm, base, s, &o);
     rc = lattio_agree(comm, rc);
-    if (rc == LATTIO_OK) rc = count_read(comm, s, &o);
+    if (rc == LATTIO_OK) rc = lattio_agree(comm, count_read(comm, s, &o)); /* its reduction may fail on one rank */
     unsigned char *in = NULL;
     uint64_t nin = 0;
     if (rc == LATTIO_OK) rc = exchange(comm, &o, &in, &nin);

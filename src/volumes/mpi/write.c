@@ -296,8 +296,7 @@ static void gathered_free(gathered *g)
     lattio_free(g->names);
 }
 
-/* Collective: every group rank 0's volume number and temporary name to
- * rank 0. */
+/* Rank 0: the room for every rank's number and name length. */
 static int gather_room(gathered *g, int size)
 {
     g->all = lattio_malloc((size_t)size * 2 * sizeof *g->all);
@@ -306,26 +305,26 @@ static int gather_room(gathered *g, int size)
     return g->all && g->displs && g->lens ? LATTIO_OK : LATTIO_FAIL(LATTIO_ERR_NOMEM, "names");
 }
 
+/* Collective: every group rank 0's volume number and temporary name to
+ * rank 0 (each step agreed: a failure anywhere is every rank's). */
 static int gather_names(const vjob *j, int size, const char *tmp, gathered *g)
 {
     memset(g, 0, sizeof *g);
     const int root = j->rank == 0;
     const int mine[2] = {tmp ? j->number : -1, tmp ? (int)strlen(tmp) + 1 : 0};
-    int rc = lattio_agree(j->comm, root ? gather_room(g, size) : LATTIO_OK);
-    if (rc == LATTIO_OK)
-        rc = lattio_xfer_mpi(MPI_Gather(mine, 2, MPI_INT, g->all, 2, MPI_INT, 0, j->comm), "MPI_Gather");
+    RETURN_IF_ERROR(lattio_agree(j->comm, root ? gather_room(g, size) : LATTIO_OK));
+    int rc = lattio_xfer_mpi(MPI_Gather(mine, 2, MPI_INT, g->all, 2, MPI_INT, 0, j->comm), "MPI_Gather");
     uint64_t total = 0;
     for (int r = 0; root && rc == LATTIO_OK && r < size; r++) {
         g->displs[r] = (int)total, g->lens[r] = g->all[2 * r + 1];
         total += (uint64_t)g->lens[r];
     }
     if (root && rc == LATTIO_OK) g->names = total <= INT32_MAX ? lattio_malloc(total ? total : 1) : NULL;
-    if (rc == LATTIO_OK) rc = lattio_agree(j->comm, root && !g->names ? LATTIO_ERR_NOMEM : LATTIO_OK);
-    if (rc == LATTIO_OK)
-        rc = lattio_xfer_mpi(MPI_Gatherv(tmp ? tmp : "", mine[1], MPI_CHAR, g->names, g->lens, g->displs, MPI_CHAR,
-                                         0, j->comm),
-                             "MPI_Gatherv");
-    return rc;
+    RETURN_IF_ERROR(lattio_agree(j->comm, rc == LATTIO_OK && root && !g->names ? LATTIO_ERR_NOMEM : rc));
+    rc = lattio_xfer_mpi(MPI_Gatherv(tmp ? tmp : "", mine[1], MPI_CHAR, g->names, g->lens, g->displs, MPI_CHAR, 0,
+                                     j->comm),
+                         "MPI_Gatherv");
+    return lattio_agree(j->comm, rc);
 }
 
 /* Collective: close every volume; when every one is complete (`rc`, the
