@@ -738,6 +738,14 @@ typedef struct lattio_field_info {
      * x first; the record holds its sites in lexicographic order */
     int hyper_nd;
     uint64_t hyper_lower[LATTIO_MAX_DIMS], hyper_upper[LATTIO_MAX_DIMS];
+    /* tmLQCD's fields: the etmc-propagator-format or etmc-source-format
+     * record (its number from 1, as the tools count records; 0 when none) that gave the dims and
+     * precision of a binary record without SciDAC private metadata, its
+     * <flavours>, and the <lz> it wrote when that was not the lattice's
+     * (tmLQCD writes lx there; the record's length gives lz) */
+    int etmc_record;
+    int etmc_flavours;
+    uint64_t etmc_lz_written;
 } lattio_field_info;
 
 /* Sites a binary record of fi holds: the volume for a lattice field, 1
@@ -765,7 +773,15 @@ int lattio_field_count(lattio_lime_reader *r, int *count);
  * xlf-info, no LFN, no SciDAC private records) and Grid record sets.  Dims
  * come from ildg-format (lx..lt) or the private file XML (any nd); element
  * sizes from the private record XML, or for an ILDG gauge field without one
- * from its precision (typesize 18 * precision / 8, datacount 4).
+ * from its precision (typesize 18 * precision / 8, datacount 4).  A binary
+ * record with neither (tmLQCD's propagators and sources) takes dims and
+ * precision from the etmc-propagator-format or etmc-source-format record
+ * before it that still has flavours to give (<flavours> binary records
+ * follow one record): a Dirac fermion, datatype USQCD_<F|D>3_DiracFermion,
+ * 4 spins and 3 colours; tmLQCD writes <lz> as lx in
+ * etmc-propagator-format, so where that <lz> equals <lx> and the record's
+ * length needs another lz, the length gives it (etmc_lz_written keeps the
+ * written one).
  * Errors: ERR_NOT_FOUND (no such field), ERR_BAD_XML (metadata unreadable),
  * ERR_BAD_METADATA (dims or sizes missing or zero), ERR_FIELD_DIMS (dims
  * differ between records), ERR_FIELD_PRECISION (precision and element size
@@ -1337,6 +1353,10 @@ typedef struct lattio_info_field {
                        4-D: "d2 d1 d0 ...") */
     int has_checksum;
     lattio_scidac_sum stored;
+    /* tmLQCD's fields: lattio_field_info's etmc_record, etmc_flavours and
+     * etmc_lz_written (0 for others) */
+    int etmc_record, etmc_flavours;
+    uint64_t etmc_lz_written;
 } lattio_info_field;
 
 typedef struct lattio_info_volume {

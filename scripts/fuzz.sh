@@ -22,7 +22,7 @@ cmake --build "$build" -j 2 --target lattio_fuzzers -- -k 0 || true
 # Seed corpus: the real files (truncated copies of those over 64 KiB) and a few hand-made ones.
 corpus=fuzz/corpus
 mkdir -p "$corpus"
-for f in tests/data/real/*.lime tests/data/real/*.ildg tests/data/real/*.cfg; do
+for f in tests/data/real/*.lime tests/data/real/*.ildg tests/data/real/*.cfg tests/data/real/tmlqcd/*; do
   [ -e "$f" ] || continue
   head -c 65536 "$f" >"$corpus/$(basename "$f")"
 done

@@ -116,8 +116,18 @@ static int check_padding(check_state *st, const lattio_source *src, int rec,
     return LATTIO_OK;
 }
 
+/* tmLQCD's layout (docs/format.md, "tmLQCD"), accepted as it writes it:
+ * etmc-propagator-format closes a metadata message with MB clear even
+ * where none is open (every component of a propagator file after the
+ * first; Lemon lets it through). */
+static int tmlqcd_layout(const lattio_record_info *info)
+{
+    return !info->mb && strcmp(info->type, "etmc-propagator-format") == 0;
+}
+
 static void check_flags(check_state *st, int rec, const lattio_record_info *info, int prev_me)
 {
+    if (tmlqcd_layout(info)) return;
     if (info->mb && !prev_me)
         report(st, LATTIO_ERR_MBME, rec, info->offset,
                "record '%s' begins a message (MB) but the previous message has not ended (no ME)",

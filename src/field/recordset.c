@@ -10,7 +10,7 @@
 
 /* Where the records of one field are, as indices into the file's records. */
 typedef struct field_records {
-    int binary, private_file, file_xml, private_record, record_xml, ildg_format, lfn, checksum;
+    int binary, private_file, file_xml, private_record, record_xml, ildg_format, lfn, checksum, etmc;
 } field_records;
 
 int lattio_field_is_binary_type(const char *type)
@@ -76,8 +76,40 @@ static int one_record_set(const lattio_record_info *recs, int lo, int hi, int in
     return LATTIO_FAIL(LATTIO_ERR_BAD_METADATA, "binary record missing");
 }
 
+static int is_etmc_format(const char *type)
+{
+    return strcmp(type, "etmc-propagator-format") == 0 || strcmp(type, "etmc-source-format") == 0;
+}
+
+/* tmLQCD's format record for binary record b: the last etmc-*-format
+ * before it, when the binary records between them leave it a flavour to
+ * give (it is read to count them; -1 when none).  It is used only where
+ * no SciDAC or ILDG metadata describe the record (read_parts). */
+static int find_etmc(lattio_lime_reader *r, const lattio_record_info *recs, int b, int *etmc)
+{
+    *etmc = -1;
+    int at = -1, between = 0;
+    for (int i = b - 1; i >= 0 && at < 0; i--) {
+        if (is_etmc_format(recs[i].type)) at = i;
+        else if (lattio_field_is_binary_type(recs[i].type)) between++;
+    }
+    if (at < 0) return LATTIO_OK;
+    if (between == 0) {
+        *etmc = at;
+        return LATTIO_OK;
+    }
+    char *x;
+    size_t n;
+    RETURN_IF_ERROR(lattio_field_read_text(r, recs, at, &x, &n));
+    int64_t flavours = 1;
+    const int rc = lattio_xml_int(x, n, "flavours", &flavours);
+    lattio_free(x);
+    if (rc == LATTIO_OK && flavours > between) *etmc = at;
+    return LATTIO_OK;
+}
+
 /* Locate the records of field `index`. */
-static int locate(const lattio_record_info *recs, int n, int index, field_records *fr)
+static int locate(lattio_lime_reader *r, const lattio_record_info *recs, int n, int index, field_records *fr)
 {
     int seen = -1, prev = -1;
     fr->binary = -1;
@@ -93,6 +125,7 @@ static int locate(const lattio_record_info *recs, int n, int index, field_record
     fr->record_xml = find_meta(recs, prev, b, "scidac-record-xml");
     fr->ildg_format = find_meta(recs, prev, b, "ildg-format");
     fr->lfn = find_meta(recs, prev, b, "ildg-data-lfn");
+    RETURN_IF_ERROR(find_etmc(r, recs, b, &fr->etmc));
     fr->private_file = find_first(recs, n, "scidac-private-file-xml");
     fr->file_xml = find_first(recs, n, "scidac-file-xml");
     fr->checksum = -1;
@@ -246,6 +279,58 @@ static int parse_ildg_format(const char *x, size_t n, lattio_field_info *fi)
     return set_dims(tags, 4, 4, d, &fi->nd, fi->dims);
 }
 
+/* a * b, or 0 when it overflows */
+static uint64_t mul_or_zero(uint64_t a, uint64_t b)
+{
+    return a && b > UINT64_MAX / a ? 0 : a * b;
+}
+
+/* tmLQCD's etmc-propagator-format gives <lz> as lx: where the written lz
+ * equals lx and the binary record's length holds a whole number of other
+ * lz planes, that number is lz (the written one kept). */
+static void etmc_lz(lattio_field_info *fi)
+{
+    const uint64_t plane = mul_or_zero(mul_or_zero(fi->dims[0], fi->dims[1]), mul_or_zero(fi->dims[3], fi->typesize));
+    if (fi->dims[2] != fi->dims[0] || !plane || fi->binary.length % plane) return;
+    const uint64_t lz = fi->binary.length / plane;
+    if (lz == 0 || lz == fi->dims[2]) return;
+    fi->etmc_lz_written = fi->dims[2];
+    fi->dims[2] = lz;
+}
+
+/* tmLQCD's etmc-propagator-format or etmc-source-format (`source`): a
+ * Dirac fermion's dims, precision and flavours. */
+static int parse_etmc_format(const char *x, size_t n, lattio_field_info *fi, int source)
+{
+    static const char *const tags[4] = {"lx", "ly", "lz", "lt"};
+    int64_t d[4], prec, flavours = 1, spin = 4, colour = 3;
+    char field[LATTIO_FIELD_TEXT_MAX] = "";
+    for (int i = 0; i < 4; i++) RETURN_IF_ERROR(req_int(x, n, tags[i], &d[i]));
+    RETURN_IF_ERROR(req_int(x, n, "precision", &prec));
+    RETURN_IF_ERROR(opt_int(x, n, "flavours", &flavours));
+    RETURN_IF_ERROR(opt_int(x, n, "spin", &spin));
+    RETURN_IF_ERROR(opt_int(x, n, "colour", &colour));
+    RETURN_IF_ERROR(opt_string(x, n, "field", field, sizeof field));
+    if (prec != 32 && prec != 64) return bad_value("precision", prec, "not 32 or 64", LATTIO_ERR_FIELD_PRECISION);
+    if (flavours < 1 || flavours > 2) return bad_value("flavours", flavours, "not 1 or 2", LATTIO_ERR_BAD_METADATA);
+    if (strcmp(field, "diracFermion") != 0 || spin != 4 || colour != 3) {
+        lattio_detail_set("element <field> is '%s' with %lld spins and %lld colours, not tmLQCD's "
+                          "diracFermion with 4 and 3", field, (long long)spin, (long long)colour);
+        return LATTIO_FAIL(LATTIO_ERR_UNSUPPORTED, "etmc field");
+    }
+    RETURN_IF_ERROR(set_dims(tags, 4, 4, d, &fi->nd, fi->dims));
+    fi->precision = (int)prec;
+    fi->precision_code = prec == 64 ? 'D' : 'F';
+    snprintf(fi->datatype, sizeof fi->datatype, "USQCD_%c3_DiracFermion", fi->precision_code);
+    fi->spins = 4;
+    fi->colors = 3;
+    fi->typesize = 24 * (uint64_t)prec / 8;
+    fi->datacount = 1;
+    fi->etmc_flavours = (int)flavours;
+    if (!source) etmc_lz(fi);
+    return LATTIO_OK;
+}
+
 static int code_precision(char code)
 {
     return code == 'F' ? 32 : code == 'D' ? 64 : 0;
@@ -350,7 +435,7 @@ static int merge_file_dims(lattio_field_info *fi, const char *x, size_t n)
 }
 
 enum { PART_ILDG, PART_PRIVATE_RECORD, PART_PRIVATE_FILE, PART_CHECKSUM, PART_LFN,
-       PART_FILE_XML, PART_RECORD_XML };
+       PART_FILE_XML, PART_RECORD_XML, PART_ETMC_PROPAGATOR, PART_ETMC_SOURCE };
 
 /* Interpret the payload x (n bytes, NUL-terminated at n) of one part;
  * *keep is set when fi now owns x. */
@@ -364,6 +449,8 @@ static int parse_part(lattio_field_info *fi, int part, char *x, size_t n, int *k
     case PART_CHECKSUM:
         fi->has_checksum = 1;
         return parse_checksum(x, n, &fi->stored);
+    case PART_ETMC_PROPAGATOR: return parse_etmc_format(x, n, fi, 0);
+    case PART_ETMC_SOURCE: return parse_etmc_format(x, n, fi, 1);
     default: break;
     }
     strip_nuls(x, &n);
@@ -407,7 +494,7 @@ static int settle_sizes(lattio_field_info *fi)
     if (fi->has_private_record && fi->has_ildg_format)
         RETURN_IF(pcode != fi->precision, LATTIO_ERR_FIELD_PRECISION);
     const uint64_t nc = fi->ildg_colors ? (uint64_t)fi->ildg_colors : 3;
-    if (!fi->has_private_record) {
+    if (!fi->has_private_record && !fi->etmc_record) {
         RETURN_IF(!fi->has_ildg_format, LATTIO_ERR_BAD_METADATA);
         fi->typesize = 2 * nc * nc * (uint64_t)fi->precision / 8;
         fi->datacount = 4;
@@ -487,7 +574,11 @@ static int read_parts(lattio_lime_reader *r, const lattio_record_info *recs,
     RETURN_IF_ERROR(read_part(r, recs, fr->checksum, PART_CHECKSUM, fi));
     RETURN_IF_ERROR(read_part(r, recs, fr->lfn, PART_LFN, fi));
     RETURN_IF_ERROR(read_part(r, recs, fr->file_xml, PART_FILE_XML, fi));
-    return read_part(r, recs, fr->record_xml, PART_RECORD_XML, fi);
+    RETURN_IF_ERROR(read_part(r, recs, fr->record_xml, PART_RECORD_XML, fi));
+    if (fr->etmc < 0 || fi->has_private_record || fi->has_ildg_format) return LATTIO_OK;
+    fi->etmc_record = fr->etmc + 1;
+    const int source = strcmp(recs[fr->etmc].type, "etmc-source-format") == 0;
+    return read_part(r, recs, fr->etmc, source ? PART_ETMC_SOURCE : PART_ETMC_PROPAGATOR, fi);
 }
 
 /* The records that set a field's shape, named for a message ("ildg-format
@@ -495,10 +586,10 @@ static int read_parts(lattio_lime_reader *r, const lattio_record_info *recs,
 static void shape_sources(const lattio_record_info *recs, const field_records *fr, char *out,
                           size_t size)
 {
-    const int which[3] = {fr->ildg_format, fr->private_file, fr->private_record};
+    const int which[4] = {fr->ildg_format, fr->private_file, fr->private_record, fr->etmc};
     size_t used = 0;
     out[0] = '\0';
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         if (which[k] < 0 || used >= size) continue;
         const int i = which[k];
         int w = snprintf(out + used, size - used, "%s%s record %d at byte %llu", used ? ", " : "",
@@ -571,7 +662,7 @@ int lattio_field_info_read_part(lattio_lime_reader *r, int index, int part, latt
     int n;
     field_records fr;
     int rc = lattio_field_read_index(r, &recs, &n);
-    if (rc == LATTIO_OK) rc = locate(recs, n, index, &fr);
+    if (rc == LATTIO_OK) rc = locate(r, recs, n, index, &fr);
     if (rc == LATTIO_OK) {
         fi->index = index;
         fi->binary = recs[fr.binary];

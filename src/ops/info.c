@@ -147,6 +147,7 @@ int lattio_info_field_of(const lattio_field_info *fi, int record, lattio_info_fi
     f->typesize = fi->typesize, f->datacount = fi->datacount;
     memcpy(f->dims, fi->dims, sizeof f->dims);
     f->has_checksum = fi->has_checksum, f->stored = fi->stored;
+    f->etmc_record = fi->etmc_record, f->etmc_flavours = fi->etmc_flavours, f->etmc_lz_written = fi->etmc_lz_written;
     reader_shape(f);
     return LATTIO_OK;
 }
@@ -271,6 +272,9 @@ static void json_field(FILE *f, const lattio_info_field *x)
                ", \"complex\": %s", x->precision, x->colors, x->spins, x->typesize, x->datacount,
             x->site.is_complex ? "true" : "false");
     json_shape(f, x);
+    if (x->etmc_record)
+        fprintf(f, ", \"etmc\": {\"record\": %d, \"flavours\": %d, \"lz_written\": %" PRIu64 "}", x->etmc_record,
+                x->etmc_flavours, x->etmc_lz_written);
     if (x->has_checksum) fprintf(f, ", \"checksum\": [\"%08x\", \"%08x\"]}", x->stored.suma, x->stored.sumb);
     else fputs(", \"checksum\": null}", f);
 }

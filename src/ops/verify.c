@@ -96,6 +96,16 @@ static void read_problems(lattio_verify_report *rep, const lattio_verify_field *
 
 /* Checksum one field (record number `record`); the first gauge field is
  * also read into *c->u. */
+/* tmLQCD's lz slip, corrected from the record's length (recordset.c): said,
+ * as the checksum then stands behind the lattice's size. */
+static void etmc_note(lattio_verify_report *rep, const lattio_field_info *fi, int record)
+{
+    if (!fi->etmc_lz_written) return;
+    lattio_ops_warning(rep, "record %d: etmc-propagator-format record %d gives lz %" PRIu64 ", tmLQCD's lx; "
+                       "the binary record's length gives lz %" PRIu64 ", read as that",
+                       record, fi->etmc_record, fi->etmc_lz_written, fi->dims[2]);
+}
+
 static void lime_field(verify_ctx *c, lattio_lime_reader *r, const lattio_field_info *fi, int record)
 {
     lattio_verify_report *rep = c->rep;
@@ -106,6 +116,7 @@ static void lime_field(verify_ctx *c, lattio_lime_reader *r, const lattio_field_
         return;
     }
     v->record = record;
+    etmc_note(rep, fi, record);
     lattio_text_escape(v->type, sizeof v->type, fi->binary.type);
     v->offset = fi->binary.offset, v->length = fi->binary.length;
     v->site_bytes = fi->typesize * fi->datacount;
@@ -137,11 +148,12 @@ static void lime_field(verify_ctx *c, lattio_lime_reader *r, const lattio_field_
 }
 
 /* A record that announces a binary record after it (ILDG's format record,
- * SciDAC's record XML). */
+ * SciDAC's record XML, tmLQCD's format records). */
 static int announces_field(const char *type)
 {
     return strcmp(type, "ildg-format") == 0 || strcmp(type, "scidac-private-record-xml") == 0 ||
-           strcmp(type, "scidac-record-xml") == 0;
+           strcmp(type, "scidac-record-xml") == 0 || strcmp(type, "etmc-propagator-format") == 0 ||
+           strcmp(type, "etmc-source-format") == 0;
 }
 
 /* The file's records in one pass: their flavour (ILDG, SciDAC or plain

@@ -49,6 +49,8 @@ static void print_field(const lattio_info_field *f)
     printf(", %d-bit %s\n  record    colors %d, spins %d, typesize %" PRIu64 ", datacount %" PRIu64 "\n  shape     ",
            f->precision, f->site.is_complex ? "complex" : "real", f->colors, f->spins, f->typesize, f->datacount);
     print_shape(f);
+    if (f->etmc_record) printf("\n  from      tmLQCD's etmc format record %d (flavours %d)", f->etmc_record, f->etmc_flavours);
+    if (f->etmc_lz_written) printf(", which gives lz %" PRIu64 " (its lx): lz from the length", f->etmc_lz_written);
     if (f->has_checksum) printf("\n  checksum  %08x %08x (stored)\n", f->stored.suma, f->stored.sumb);
     else fputs("\n  checksum  none stored\n", stdout);
 }
