@@ -59,9 +59,14 @@ cdef extern from "lattio.h" nogil:
         int has_checksum
         lattio_scidac_sum stored
         int has_ildg_format
+        int has_private_file
+        int has_private_record
         char *lfn
         char *file_xml
         char *record_xml
+        int etmc_record
+        int etmc_flavours
+        uint64_t etmc_lz_written
 
     ctypedef struct lattio_gauge_info:
         int format
@@ -308,6 +313,9 @@ cdef dict field_info_dict(lattio_field_info *fi):
         "length": int(fi.binary.length), "has_checksum": bool(fi.has_checksum),
         "stored": (int(fi.stored.suma), int(fi.stored.sumb)) if fi.has_checksum else None,
         "lfn": text(fi.lfn), "file_xml": text(fi.file_xml), "record_xml": text(fi.record_xml),
+        "has_private_record": bool(fi.has_private_record), "has_ildg_format": bool(fi.has_ildg_format),
+        "etmc_record": fi.etmc_record, "etmc_flavours": fi.etmc_flavours,
+        "etmc_lz_written": int(fi.etmc_lz_written),
     }
 
 

@@ -57,7 +57,9 @@ def load(path: PathLike, *, comm: Optional["MPI.Comm"] = None, grid: Optional[Se
         the file's precision.
     index : int, optional
         Which field of a LIME file (0-based among its binary records);
-        default: the first gauge field, else the first field.
+        default: the file's gauge field or its one lattice field (several:
+        ``ValueError`` naming them), a tmLQCD propagator file's 12
+        components as one propagator.
 
     Returns
     -------
@@ -66,7 +68,11 @@ def load(path: PathLike, *, comm: Optional["MPI.Comm"] = None, grid: Optional[Se
         (mu = x, y, z, t).  Other SciDAC fields: ``(T, Z, Y, X) + site``
         where the site shape follows the datatype (ColorMatrix: (3, 3);
         datacount > 1 adds a leading axis; other types: complex or real
-        components).  Native byte order.  With ``comm``: this rank's block.
+        components).  A tmLQCD propagator file (12 one-flavour components
+        after etmc-propagator-format records, component is*3+ic for source
+        spin is and colour ic): ``(T, Z, Y, X, 4, 4, 3, 3)``, axes spin_sink,
+        spin_source, color_sink, color_source.  Native byte order.  With
+        ``comm``: this rank's block.
 
     Raises
     ------
@@ -84,6 +90,8 @@ def load(path: PathLike, *, comm: Optional["MPI.Comm"] = None, grid: Optional[Se
     if fmt == "hdf5":
         return _load_h5(path, comm, grid, verify, dtype)
     if fmt in ("ildg", "scidac"):
+        if index is None and _tmlqcd_propagator(_on_root(comm, lambda: _core.lime_fields(path))):
+            return _load_tmlqcd_propagator(path, comm, grid, verify, dtype)
         return _load_lime(path, comm, grid, verify, dtype, index)
     if index not in (None, 0):
         raise ValueError("index: a %s file holds one field" % fmt)
@@ -126,6 +134,27 @@ def load_fields(path: PathLike, *, comm: Optional["MPI.Comm"] = None, grid: Opti
         fields = _on_root(comm, lambda: _core.lime_fields(path))
         return [_load_lime(path, comm, grid, verify, dtype, f["index"]) for f in fields if f["recordtype"] == 0]
     return [_load_plain(path, comm, grid, verify, dtype)]
+
+
+def _tmlqcd_propagator(fields) -> bool:
+    """A tmLQCD propagator file: 12 one-flavour Dirac fermions described by
+    etmc-propagator-format records, alike, one per source spin and colour."""
+    lattice = [f for f in fields if f["recordtype"] == 0]
+    return len(lattice) == 12 and all(
+        f["etmc_record"] and f["etmc_flavours"] == 1 and f["field_type"] == "fermion" and
+        (f["dims"], f["precision"]) == (lattice[0]["dims"], lattice[0]["precision"]) for f in lattice)
+
+
+def _load_tmlqcd_propagator(path, comm, grid, verify, dtype):
+    """The 12 components of a tmLQCD propagator (component is*3+ic holds
+    the sink fermion of source spin is and colour ic) as one
+    (T, Z, Y, X, spin_sink, spin_source, color_sink, color_source) array,
+    the axes of the field-type table's propagator; each component checked
+    against its own checksum."""
+    parts = [_load_lime(path, comm, grid, verify, dtype, i) for i in range(12)]
+    a = np.stack(parts)  # (is*3+ic, T, Z, Y, X, spin_sink, color_sink)
+    a = a.reshape((4, 3) + a.shape[1:])
+    return np.ascontiguousarray(a.transpose(2, 3, 4, 5, 6, 0, 7, 1))
 
 
 def _load_lime(path, comm, grid, verify, dtype, index, volumes=False):

@@ -1,8 +1,10 @@
 """Metadata texts as Python values: XML records as nested dicts, tmLQCD's
-and MILC's key = value lines as dicts, numbers as numbers.
+and MILC's key = value lines as dicts, numbers as numbers (XML elements
+too, except checksums and version labels).
 """
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from typing import Any, Dict, Optional, Union
 
@@ -20,7 +22,8 @@ def _xml_dict(text: Optional[str]) -> Optional[Dict[str, Any]]:
 
     def conv(e):
         if len(e) == 0:
-            return (e.text or "").strip()
+            text = (e.text or "").strip()
+            return text if e.tag.split("}")[-1] in _TEXT_TAGS else _number(text)
         out: Dict[str, Any] = {}
         for c in e:
             tag = c.tag.split("}")[-1]
@@ -37,18 +40,29 @@ def _xml_dict(text: Optional[str]) -> Optional[Dict[str, Any]]:
 
 def _text_dict(text: Optional[str]) -> Optional[Dict[str, Any]]:
     """A record of XML (nested dicts) or of "key = value" lines (tmLQCD's
-    xlf-info: plaquette, trajectory nr, beta, ...) as a dict; None else."""
+    xlf-info: plaquette, trajectory nr, beta, ...; a line of several
+    "a = x, b = y" pairs gives each its key) as a dict; None else."""
     xml = _xml_dict(text)
     if xml is not None or not text:
         return xml
-    pairs = [line.split("=", 1) for line in text.splitlines() if "=" in line]
+    pairs = []
+    for line in text.splitlines():
+        parts = line.split(",")
+        pieces = parts if len(parts) > 1 and all("=" in p for p in parts) else [line]
+        pairs += [p.split("=", 1) for p in pieces if "=" in p]
     return {k.strip(): _number(v.strip().strip('"')) for k, v in pairs} or None
 
 
+_TEXT_TAGS = ("suma", "sumb", "version")  # hex checksums and version labels stay text
+_INT = re.compile(r"[+-]?\d+")
+_FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
 def _number(text: str) -> Union[int, float, str]:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
+    """A decimal integer or floating-point literal as a number; any other
+    text (hex, words, lists, "nan") as it is."""
+    if _INT.fullmatch(text):
+        return int(text)
+    if _FLOAT.fullmatch(text):
+        return float(text)
     return text

@@ -312,7 +312,12 @@ def _payload(path: str, rec: Dict[str, Any], limit: int = 16 << 20) -> Optional[
 _XML_TYPES = {"ildg-format": "ildg_format", "scidac-private-file-xml": "private_file",
               "scidac-file-xml": "file", "scidac-private-record-xml": "private_record",
               "scidac-record-xml": "record", "ildg-data-lfn": "lfn", "xlf-info": "xlf_info",
-              "scidac-checksum": "checksum"}
+              "scidac-checksum": "checksum",
+              # tmLQCD's propagators and sources (docs/format.md, "tmLQCD")
+              "propagator-type": "propagator_type", "inverter-info": "inverter_info",
+              "etmc-propagator-format": "etmc_propagator_format", "etmc-source-format": "etmc_source_format",
+              "gauge-scidac-checksum-copy": "gauge_checksum_copy", "gauge-ildg-data-lfn-copy": "gauge_lfn_copy"}
+_PLAIN_TEXT = ("lfn", "propagator_type", "gauge_lfn_copy")  # records whose text is the value
 
 
 def _lime_fields(file: File) -> List[Field]:
@@ -328,18 +333,22 @@ def _lime_fields(file: File) -> List[Field]:
     for fi in infos:
         number = binary[fi["offset"]]
         meta: Dict[str, Any] = {}
-        for r in recs[start:number - 1]:  # the records since the previous binary record
+        mine = recs[start:number - 1]  # the records since the previous binary record
+        if fi["etmc_record"] and fi["etmc_record"] <= start:  # tmLQCD's second flavour: its format record
+            mine = [recs[fi["etmc_record"] - 1]] + mine
+        for r in mine:
             key = _XML_TYPES.get(r["type"])
             if key is None:
                 continue
             text = _payload(file._src, r)
             meta[key + "_text"] = text
-            meta[key] = text if key == "lfn" else _text_dict(text)
+            meta[key] = text if key in _PLAIN_TEXT else _text_dict(text)
             if key in ("private_file", "file") and key not in texts:
                 texts[key], texts[key + "_text"] = meta[key], text
         start = number
-        for k in ("datatype", "date", "colors", "spins", "typesize", "datacount", "recordtype"):
-            meta.setdefault("scidac_" + k, fi[k])
+        if fi["has_private_record"]:  # the SciDAC record's values; none invented for others
+            for k in ("datatype", "date", "colors", "spins", "typesize", "datacount", "recordtype"):
+                meta.setdefault("scidac_" + k, fi[k])
         site, cplx = _site_of(fi)
         prec = fi["precision"]
         kind = _kind_of(fi)

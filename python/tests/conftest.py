@@ -27,7 +27,7 @@ def expected():
         obs[m.group(1)] = (float(m.group(2)), float(m.group(3)))
     for m in re.finditer(r"^\| `([^`]+)`(?:, (\w+) binary record)? \| \d+ \| ([0-9a-f]{8}) \| ([0-9a-f]{8}) \|",
                          text, re.M):
-        n = {"first": 0, "second": 1, "third": 2}.get(m.group(2), 0)
+        n = {"first": 0, "second": 1, "third": 2, "twelfth": 11}[m.group(2) or "first"]
         sums[(m.group(1), n)] = (m.group(3), m.group(4))
     return obs, sums
 
