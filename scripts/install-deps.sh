@@ -1,5 +1,5 @@
 #!/bin/sh
-# install-deps.sh [base|fuzz|mpich|bench|cluster|test|all] -- make sure the Debian packages lattio
+# install-deps.sh [base|fuzz|mpich|bench|cluster|tmlqcd|test|all] -- make sure the Debian packages lattio
 # needs are installed.  As root, missing packages are installed with apt-get;
 # otherwise the exact command to run is printed and the script fails.
 # install-deps.sh stacks DIR -- also the MPI stacks PyPI publishes as wheels,
@@ -33,15 +33,18 @@ mpich="mpich libmpich-dev libhdf5-mpich-dev"
 bench="strace" # bench/container.sh counts metadata operations with strace -f
 # the emulated cluster (scripts/cluster): namespaces, GlusterFS and MooseFS servers and FUSE clients
 cluster="iproute2 util-linux glusterfs-server glusterfs-client moosefs-master moosefs-chunkserver moosefs-client"
+# what tmLQCD's build needs (scripts/tmlqcd-proof.sh; CMake >= 3.26 comes from PyPI there)
+tmlqcd="liblapack-dev libblas-dev flex git"
 case "$group" in
   base) want="$base" ;;
   fuzz) want="$base $fuzz" ;;
   mpich) want="$base $mpich" ;;
   bench) want="$base $bench" ;;
   cluster) want="$base $cluster" ;;
+  tmlqcd) want="$base $tmlqcd" ;;
   test) want="$base $cluster" ;;  # make test: the cluster tests too
-  all) want="$base $fuzz $mpich $bench $cluster" ;;
-  *) echo "install-deps.sh: unknown group '$group' (base, fuzz, mpich, bench, cluster, test, all)" >&2; exit 2 ;;
+  all) want="$base $fuzz $mpich $bench $cluster $tmlqcd" ;;
+  *) echo "install-deps.sh: unknown group '$group' (base, fuzz, mpich, bench, cluster, tmlqcd, test, all)" >&2; exit 2 ;;
 esac
 missing=""
 for p in $want; do
