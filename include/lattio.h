@@ -46,6 +46,8 @@
  *                                                  2^30 (stripe/block on Lustre, GPFS, NFS;
  *                                                  else 256 KiB)
  *   LATTIO_STRIPING_UNIT     hint or file system   aggregate/serial file-domain alignment
+ *   LATTIO_ONE_WRITER_BYTES  8 MiB                 whole-field writes up to this size on one
+ *                                                  node: one writer (serial) under auto; 0 never
  *   LATTIO_CB_NODES          hint or one per node  aggregators of the aggregate strategy
  *   LATTIO_CB_BUFFER_SIZE    hint or 16 MiB        bytes per aggregator and round (<= 1 GiB)
  *   LATTIO_AGG_SHARED        a node's ranks        who shares aggregator windows: unset, a
@@ -2123,6 +2125,12 @@ typedef struct lattio_h5_entry {
     int precision;           /* 32 or 64 */
     int big_endian;          /* file byte order */
     int checksum;            /* 1 SciDAC suma/sumb, 2 Qlua .sha256, 0 none */
+    /* the field-type table's name its element type's structure spells
+     * (QDP++'s .Propagator<P>3: "propagator"; a [4] of [N] complex array:
+     * "fermion", ...; "" for reals, other structures and gauge fields) and
+     * that structure's colour count */
+    char type[24];
+    int type_colors;
 } lattio_h5_entry;
 
 /* Collective.  The lattice fields in HDF5 file `path` (datasets whose type

@@ -40,6 +40,9 @@ static const entry table[] = {
      "Lustre, GPFS and NFS, else 256 KiB"},
     {"LATTIO_STRIPING_UNIT", FILE_SCOPE, SIZE, F(striping_unit), 1, UINT64_MAX, "hint or file system",
      "file-domain alignment of the aggregate and serial strategies (over the striping_unit hint)"},
+    {"LATTIO_ONE_WRITER_BYTES", FILE_SCOPE, SIZE, F(one_writer_bytes), 0, UINT64_MAX, "8 MiB",
+     "under the measured rule, a whole-field write of at most this many bytes with every rank on "
+     "one node goes through one writer (the serial strategy); 0: never"},
     {"LATTIO_CB_NODES", FILE_SCOPE, SIZE, F(cb_nodes), 1, UINT64_MAX, "hint or one per node",
      "aggregators of the aggregate strategy (over the cb_nodes hint)"},
     {"LATTIO_CB_BUFFER_SIZE", FILE_SCOPE, SIZE, F(cb_buffer_size), 1, UINT64_MAX, "hint or 16 MiB",
@@ -120,6 +123,7 @@ void lattio_config_read(lattio_config *c)
     c->agg_shared = UINT64_MAX;
     c->field_threads = -1;
     c->writeback = 1;
+    c->one_writer_bytes = (uint64_t)8 << 20;
     c->ignored = read_scope(FILE_SCOPE, (char *)c);
 }
 

@@ -20,6 +20,7 @@ typedef struct lattio_config {
     int field_threads;       /* LATTIO_FIELD_THREADS: -1 the rule, 0 never, 1 always */
     int writeback;           /* LATTIO_WRITEBACK: 1 */
     int trust_collective;    /* LATTIO_TRUST_COLLECTIVE: 0 */
+    uint64_t one_writer_bytes; /* LATTIO_ONE_WRITER_BYTES: 8 MiB */
     uint32_t ignored;        /* bit i: the table's entry i was set but not understood */
 } lattio_config;
 

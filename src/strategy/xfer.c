@@ -68,7 +68,15 @@ static uint64_t shortest_run(const lattio_layout *l)
  * one CPU both 0.22-0.35 s), but writes independently: its write faults
  * on fresh pages of a mapping cost more than one write() copy on one CPU
  * (0.73-0.87 s mapped against 0.50-0.61 s) and gained nothing certain with
- * the helper (medians 0.52 against 0.47 s). */
+ * the helper (medians 0.52 against 0.47 s).
+ * Small fields on one node (stop 49, bench/results/per-call-2026-11-29.md,
+ * bench/small_fields.c, 2 ranks, 10 fields a file, whole file against
+ * rank 0's write() of the same bytes in the same run): at 8^4 (2.36 MB)
+ * one writer 1.86-2.34x, mapped 4.60-5.05x (its page faults on a fresh
+ * file's pages dominate); at 12^4 (12 MB) even (1.59 / 1.62x); at 16^4
+ * (38 MB) mapped ahead (0.84 / 1.22x).  Whole-field writes of at most
+ * LATTIO_ONE_WRITER_BYTES (8 MiB) with every rank on one node therefore
+ * go through one writer. */
 #define AUTO_MIN_RUN ((uint64_t)1 << 20)
 
 /* Local.  The measured default from the shortest run of any rank: the
@@ -103,8 +111,20 @@ static int mapped_fallback(lattio_file *f)
     return LATTIO_STRATEGY_AUTO;
 }
 
-static int auto_strategy(const lattio_file *f, uint64_t min_run, int writing, uint64_t *naggs)
+/* The bytes of the whole lattice (saturating): equal on every rank, whose
+ * lattices lattio_same_lattice_part agreed. */
+static uint64_t lattice_bytes(const lattio_layout *l)
 {
+    uint64_t n = l->site_bytes;
+    for (int i = 0; i < l->ndims; i++) n = l->global[i] && n > UINT64_MAX / l->global[i] ? UINT64_MAX : n * l->global[i];
+    return n;
+}
+
+static int auto_strategy(const lattio_file *f, const lattio_layout *l, uint64_t min_run, int writing, int partial,
+                         uint64_t *naggs)
+{
+    if (writing && !partial && f->size > 1 && f->place.nnodes == 1 && lattice_bytes(l) <= f->cfg.one_writer_bytes)
+        return LATTIO_STRATEGY_SERIAL;
     if ((f->size > 1 || !writing) && mapped_eligible(f)) return LATTIO_STRATEGY_MAPPED;
     if (!writing || f->size == 1 || min_run >= AUTO_MIN_RUN) return LATTIO_STRATEGY_INDEPENDENT;
     *naggs = (uint64_t)f->place.nnodes;
@@ -116,7 +136,7 @@ static int auto_strategy(const lattio_file *f, uint64_t min_run, int writing, ui
  * measured default chosen from the layout (the same on every rank: one
  * reduction of the status and the shortest run).  Rank 0's explicit choice
  * is used everywhere (all ranks must make the same calls). */
-static int choose_strategy(lattio_file *f, const lattio_layout *l, int writing, int *strategy,
+static int choose_strategy(lattio_file *f, const lattio_layout *l, int writing, int partial, int *strategy,
                            uint64_t *naggs)
 {
     int s = f->opt.strategy;
@@ -132,7 +152,7 @@ static int choose_strategy(lattio_file *f, const lattio_layout *l, int writing, 
     RETURN_IF_ERROR(MPI_CHECK(MPI_Bcast(&s, 1, MPI_INT, 0, f->comm), LATTIO_ERR_MPI));
     *naggs = 0;
     if (s == LATTIO_STRATEGY_MAPPED && !mapped_eligible(f)) s = mapped_fallback(f);
-    if (s == LATTIO_STRATEGY_AUTO) s = auto_strategy(f, (uint64_t)all[1], writing, naggs);
+    if (s == LATTIO_STRATEGY_AUTO) s = auto_strategy(f, l, (uint64_t)all[1], writing, partial, naggs);
     /* while a non-blocking request is pending: independent transfers only
      * (no collective MPI-IO call; npending is equal on every rank) */
     if (f->req.npending > 0) s = LATTIO_STRATEGY_INDEPENDENT;
@@ -193,7 +213,7 @@ static int xfer(lattio_file *f, const lattio_layout *l, uint64_t offset, int par
     RETURN_IF_ERROR(lattio_same_lattice_part(f, l, target(f, l, offset, writing, s, &base), partial));
     int strategy = LATTIO_STRATEGY_INDEPENDENT;
     lattio_move m = {.f = f, .l = l, .base = base + offset, .s = s};
-    RETURN_IF_ERROR(choose_strategy(f, l, writing, &strategy, &m.naggs));
+    RETURN_IF_ERROR(choose_strategy(f, l, writing, partial, &strategy, &m.naggs));
     /* aggregate and serial write whole file windows, which a partial call
      * does not fill: its pieces go out independently (equal on every rank) */
     if (partial && (strategy == LATTIO_STRATEGY_AGGREGATE || strategy == LATTIO_STRATEGY_SERIAL))

@@ -1,7 +1,9 @@
 /* mapped.c -- the mapped strategy (src/strategy/mapped.c): where it applies it
  * moves the payload without one MPI-IO read or write call, the file holds
  * exactly the bytes computed here, and it steps aside where it must.
- *   - AUTO on 2+ ranks of one node (this test's directory is a local disk
+ *   - AUTO on 2+ ranks of one node writes this small field through one
+ *     writer (one rank's calls only; LATTIO_ONE_WRITER_BYTES);
+ *   - with that rule off, AUTO on 2+ ranks of one node (this test's directory is a local disk
  *     or tmpfs): a fine x split of a 3-D lattice (ghost-free, 40-byte
  *     sites) is written and read back with no MPI-IO call of any rank
  *     during the lattice calls, and the file is the image built here;
@@ -60,6 +62,8 @@ int MPI_File_read_all(MPI_File fh, void *b, int n, MPI_Datatype t, MPI_Status *s
 #define OFF 3u /* the lattice starts 3 bytes into the payload */
 #define PAYLOAD (OFF + (uint64_t)X * Y * Z * SITE)
 
+static int writers; /* how many ranks made calls in the last write_file */
+
 /* The MPI-IO calls of all ranks during one lattice write (or read). */
 static long write_file(const char *path, int strategy, const lattio_layout *l, const unsigned char *buf)
 {
@@ -78,6 +82,8 @@ static long write_file(const char *path, int strategy, const lattio_layout *l, c
     CHECK_OK(lattio_close(f));
     long all = 0;
     MPI_Allreduce(&xs_io_calls, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    const int wrote = xs_io_calls > 0;
+    MPI_Allreduce(&wrote, &writers, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     return all;
 }
 
@@ -141,9 +147,15 @@ int main(int argc, char **argv)
     xs_fill(&l, buf);
     const int many = mpitest_size > 1;
 
-    /* the default: mapped on 2+ ranks; on one, independent writes (calls)
-     * and mapped reads */
+    /* the default for this small field on one node: one writer (one rank's
+     * calls only); with the one-writer rule off (LATTIO_ONE_WRITER_BYTES=0):
+     * mapped on 2+ ranks; on one, independent writes (calls) and mapped reads */
+    const long w1 = write_file("m_one.lime", LATTIO_STRATEGY_AUTO, &l, buf);
+    check_payload("m_one.lime");
+    if (many) CHECK(w1 > 0 && writers == 1);
+    setenv("LATTIO_ONE_WRITER_BYTES", "0", 1);
     const long w = write_file("m_auto.lime", LATTIO_STRATEGY_AUTO, &l, buf);
+    unsetenv("LATTIO_ONE_WRITER_BYTES");
     check_payload("m_auto.lime");
     const long r = read_file("m_auto.lime", LATTIO_STRATEGY_AUTO, &l, buf, 0);
     if (many) CHECK_INT((int)w, 0);
