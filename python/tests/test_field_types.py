@@ -155,3 +155,52 @@ def test_hdf5_keeps_the_type(tmp_path, layout, name):
         fld = f.fields[0]
         assert fld.kind == name and fld.shape == a.shape and fld.dims[4:] == lattio.FIELD_TYPES[name]["axes"]
         np.testing.assert_array_equal(np.asarray(fld[1:3, :, 1]), a[1:3, :, 1])
+
+
+def _qdp_types(f, h5py):
+    """QDP++'s committed types, built as lib/qdp_hdf5.cc builds them:
+    .ComplexDouble {r, i}, .ColorMatrixDouble3 [3][3] of it,
+    .PropagatorDouble3 [4][4] of that (native little-endian doubles)."""
+    cplx = np.dtype([("r", "<f8"), ("i", "<f8")])
+    f[".ComplexDouble"] = cplx
+    colmat = h5py.h5t.array_create(h5py.h5t.py_create(cplx), (3, 3))
+    colmat.commit(f.id, b".ColorMatrixDouble3")
+    prop = h5py.h5t.array_create(colmat, (4, 4))
+    prop.commit(f.id, b".PropagatorDouble3")
+    return colmat, prop
+
+
+def test_qdpxx_own_layout(tmp_path):
+    """What QDP++'s HDF5Writer writes (scripts/qdpxx-proof.sh, checked against
+    QDP++ itself; docs/format.md 9.2): a gauge field [T][Z][Y][X][4] of
+    .ColorMatrixDouble3, a LatticePropagator [T][Z][Y][X] of
+    .PropagatorDouble3, a LatticeReal [T][Z][Y][X] of doubles (no trailing
+    dimension), no attributes and no checksum.  lattio reads each with its
+    type's shape, and writes the same shapes and types."""
+    h5py = pytest.importorskip("h5py")
+    rng = np.random.default_rng(5)
+    shape = (4, 2, 2, 2)
+    prop = rng.standard_normal(shape + (4, 4, 3, 3)) + 1j * rng.standard_normal(shape + (4, 4, 3, 3))
+    real = rng.standard_normal(shape)
+    path = str(tmp_path / "qdp.h5")
+    with h5py.File(path, "w") as f:
+        _, ptype = _qdp_types(f, h5py)
+        ds = h5py.h5d.create(f.id, b"prop", ptype, h5py.h5s.create_simple(shape))
+        raw = prop.view(np.float64).reshape(shape + (4, 4, 3, 3, 2))
+        ds.write(h5py.h5s.ALL, h5py.h5s.ALL, np.ascontiguousarray(raw), mtype=ptype)
+        f.create_dataset("real", data=real.astype("<f8"))
+    got = lattio.load(path + ":/prop")
+    assert got.shape == prop.shape and np.array_equal(got, prop)
+    r = lattio.load(path + ":/real")
+    assert r.shape == shape and np.array_equal(r, real)
+    with lattio.open(path) as fh:
+        kinds = {fld.name: (fld.kind, fld.shape) for fld in fh.fields}
+    assert kinds["/prop"] == ("propagator", prop.shape) and kinds["/real"][1] == shape
+    # lattio's own QDP++-layout file: the same shapes and named types
+    out = str(tmp_path / "lattio.h5")
+    lattio.save(out + ":/prop", prop, field="propagator")
+    lattio.save(out + ":/real", real, append=True, field="real")
+    with h5py.File(out, "r") as f:
+        assert f["prop"].shape == shape and f["real"].shape == shape
+        assert f["prop"].id.get_type().get_class() == h5py.h5t.ARRAY
+        assert h5py.h5t.open(f.id, b".PropagatorDouble3").equal(f["prop"].id.get_type())

@@ -159,6 +159,12 @@ typedef struct lattio_h5_shape {
  * (IEEE floats, compounds of two named r,i or re,im, arrays of these).
  * ERR_HDF5_LAYOUT otherwise. */
 int lattio_h5_type_reals(hid_t type, uint64_t *reals, int *fmt);
+/* Local.  The field-type table's name (docs/format.md 5.4) that an element
+ * type's structure spells, as QDP++ and Qlua build them: complex, [N]
+ * complex a colorvector, [N][N] a colormatrix, [4] of [N] a fermion, [4][4]
+ * of [N][N] a propagator (N into *colors); NULL for reals and any other
+ * structure. */
+const char *lattio_h5_type_kind(hid_t type, int *colors);
 /* Collective (metadata).  The dataset type of a field of `reals` reals per
  * site (72 with `gauge`: a colour-matrix element per direction, Qlua: per
  * dataset 18) in `layout` and precision `bits`: committed at the file's

@@ -315,6 +315,9 @@ static void entry_of(lattio_h5_entry *e, const dsview *v, int nd, unsigned marks
     const int n = lattio_gauge_colors_of(v->reals);
     if (!e->gauge && nd == 4 && v->rank == nd + 1 && v->dims[nd] == 4 && n >= 2 && n != 3) e->gauge = 1, e->colors = n;
     e->checksum = marks & MARK_SUMA ? 1 : marks & MARK_SHA256 ? 2 : 0;
+    const char *kind = !e->gauge && v->rank == nd ? lattio_h5_type_kind(v->t, &e->type_colors) : NULL;
+    snprintf(e->type, sizeof e->type, "%s", kind ? kind : "");
+    if (!kind) e->type_colors = 0;
 }
 
 /* Local: the stored checksums can be compared: a .sha256 of 32 bytes, or

@@ -114,6 +114,48 @@ int lattio_h5_type_reals(hid_t type, uint64_t *reals, int *fmt)
     }
 }
 
+/* The array levels of t down to its non-array base: up to two levels of
+ * one or two dimensions each (levels[k][0..1], 0 where absent); -1 when
+ * deeper or wider; *base_class the base's class. */
+static int array_levels(hid_t t, hsize_t levels[2][2], H5T_class_t *base_class)
+{
+    int n = 0;
+    hid_t cur = H5Tcopy(t);
+    while (cur >= 0 && H5Tget_class(cur) == H5T_ARRAY) {
+        const int r = H5Tget_array_ndims(cur);
+        hsize_t d[H5S_MAX_RANK];
+        if (n == 2 || r < 1 || r > 2 || H5Tget_array_dims2(cur, d) < 0) n = -1;
+        if (n < 0) break;
+        levels[n][0] = d[0], levels[n][1] = r == 2 ? d[1] : 0;
+        n++;
+        hid_t super = H5Tget_super(cur);
+        H5Tclose(cur);
+        cur = super;
+    }
+    *base_class = cur >= 0 ? H5Tget_class(cur) : H5T_NO_CLASS;
+    if (cur >= 0) H5Tclose(cur);
+    return cur < 0 ? -1 : n;
+}
+
+const char *lattio_h5_type_kind(hid_t type, int *colors)
+{
+    hsize_t lv[2][2] = {{0, 0}, {0, 0}};
+    H5T_class_t base;
+    const int n = array_levels(type, lv, &base);
+    *colors = 0;
+    if (n < 0 || base != H5T_COMPOUND) return NULL;
+    const hsize_t c = n ? lv[n - 1][0] : 0; /* the colour level is the innermost */
+    if (c > LATTIO_GAUGE_MAX_COLORS || (n && c < 2)) return NULL;
+    *colors = (int)c;
+    if (n == 0) return "complex";
+    const int vec = lv[n - 1][1] == 0, mat = lv[n - 1][1] == c;
+    if (n == 1) return vec ? "colorvector" : mat ? "colormatrix" : NULL;
+    if (lv[0][0] != 4) return NULL;
+    if (lv[0][1] == 0 && vec) return "fermion";
+    if (lv[0][1] == 4 && mat) return "propagator";
+    return NULL;
+}
+
 /* --- writing: QDP++'s and Qlua's named types ---------------------------------- */
 
 /* The named type `name` at the root: the file's when it equals t (then t
@@ -196,7 +238,8 @@ static hid_t spin_type(hid_t file, const char *what, int bits, hid_t colour, int
 }
 
 /* QDP++'s layout: a gauge field [..][4] of .ColorMatrix<P><N>, a
- * propagator [..] of .Propagator<P>3, other fields [..][n] of reals. */
+ * propagator [..] of .Propagator<P>3, other fields [..][n] of reals, one
+ * real per site [..] as QDP++'s HDF5Writer writes a LatticeReal. */
 static hid_t qdp_type(hid_t file, hid_t real, int gauge, uint64_t reals, int bits, int colors, lattio_h5_shape *shape)
 {
     if (gauge) {
@@ -205,7 +248,7 @@ static hid_t qdp_type(hid_t file, hid_t real, int gauge, uint64_t reals, int bit
         return colour_type_n(file, real, bits, 1, n);
     }
     if (reals == 288 && colors == 3) return spin_type(file, "Propagator", bits, colour_type(file, real, bits, 1), 2);
-    shape->dims[shape->rank++] = reals;
+    if (reals > 1) shape->dims[shape->rank++] = reals;
     return H5Tcopy(real);
 }
 
