@@ -24,7 +24,11 @@
 # directory entries and negative entries kept 30 s, as an NFS client's
 # actimeo/lookupcache do).  All of it, glusterd, MooseFS's master and
 # chunk server and mpirun, live in one network namespace the fixture creates,
-# whose only interface is its own loopback carrying 10.99.0.1/32: no traffic
+# whose interfaces are its own loopback carrying 10.99.0.1/32 and a veth
+# pair (lattio0 with 10.99.0.2/32, its peer lattio1) that leads nowhere but
+# itself: Open MPI 5's PRRTE daemons take no loopback interface for their
+# out-of-band connections, so they talk over lattio0 (traffic to a local
+# address stays inside the namespace whatever the interface).  No traffic
 # of the fixture leaves it.  MPI starts ranks on the nodes through
 # scripts/cluster/rsh, a stand-in for ssh that enters a node's namespaces
 # (Open MPI's plm_rsh_agent, MPICH hydra's -launcher-exec).
@@ -42,6 +46,7 @@ mnt=${LATTIO_CLUSTER_MNT:-/mnt/lattio-cluster}
 shard=${LATTIO_CLUSTER_SHARD:-off}
 netns=lattio-cluster
 addr=10.99.0.1
+addr2=10.99.0.2
 volume=lattio-gv
 # mfsmount options of the NFS-like mount (seconds)
 mfs_nfs_caches="mfsattrcacheto=30,mfsentrycacheto=30,mfsdirentrycacheto=30,mfsnegentrycacheto=30"
@@ -163,6 +168,12 @@ up() {
     ip netns add $netns
     ip -n $netns link set lo up
     ip -n $netns addr add $addr/32 dev lo
+    # a non-loopback interface for Open MPI 5's daemons (without veth, those runs say why they fail)
+    if ip -n $netns link add lattio0 type veth peer name lattio1 2>/dev/null; then
+        ip -n $netns addr add $addr2/32 dev lattio0
+        ip -n $netns link set lattio1 up
+        ip -n $netns link set lattio0 up
+    fi
     start_glusterd
     create_volume
     start_moosefs

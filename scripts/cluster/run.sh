@@ -12,8 +12,9 @@
 # on MooseFS mounted with NFS-like client caches (cluster.sh); "shared" the
 # current directory (a node-shared directory of the machine's
 # own disk: one page cache for all nodes); or an existing DIR.
-# --mpiexec: Open MPI's mpirun (default) or MPICH's mpiexec (hydra), told
-# apart by --version.  The job runs under a timeout (default 600 s): a job
+# --mpiexec: Open MPI's mpirun (default; 4.x or 5.x) or MPICH's / Intel
+# MPI's mpiexec (hydra), told apart by --version: each stack's launcher
+# quirks across the emulated nodes live here.  The job runs under a timeout (default 600 s): a job
 # that outlives it is killed and run.sh exits 124, so a hang fails a test.
 # The cluster must be up (cluster.sh up): otherwise exit 77 with the reason.
 set -eu
@@ -55,7 +56,24 @@ esac
 hosts=""
 for n in $(seq 1 "$nodes"); do hosts="${hosts:+$hosts,}node$n:$ppn"; done
 np=$((nodes * ppn))
-if "$mpiexec" --version 2>&1 | grep -q 'Open MPI\|OpenRTE'; then
+version=$("$mpiexec" --version 2>&1 || true)
+if echo "$version" | grep -q 'Open MPI) [5-9]'; then
+    # Open MPI 5: PRRTE's daemons through rsh, their out-of-band TCP on the
+    # fixture's veth (PRRTE takes no loopback interface between hosts), the
+    # ranks' TCP too; the shared-memory transport is sm.  No --oversubscribe:
+    # with it PRRTE maps every rank onto the first host (the slots of
+    # --host already allow ppn ranks per node)
+    if ! ip -n lattio-cluster link show lattio0 >/dev/null 2>&1; then
+        echo "run.sh: the cluster's namespace has no veth lattio0 (this kernel made none): Open MPI 5's" \
+             "daemons need a non-loopback interface, skipped" >&2
+        [ "$keep" = 1 ] || on_node1 rm -rf "$wdir"
+        exit 77
+    fi
+    export OMPI_MCA_sharedfp="${OMPI_MCA_sharedfp:-^lockedfile}"
+    set -- "$mpiexec" --host "$hosts" -np "$np" --wdir "$wdir" \
+        --prtemca plm_ssh_agent "$here/rsh" --prtemca oob_tcp_if_include lattio0 \
+        --mca btl self,sm,tcp --mca btl_tcp_if_include lattio0 "$@"
+elif echo "$version" | grep -q 'Open MPI\|OpenRTE'; then
     # what a job script on GlusterFS or NFS must do for programs that open
     # files themselves (Lemon's users): Open MPI's lockedfile component
     # hangs MPI_File_open across nodes there (docs/cluster.md)
@@ -68,6 +86,12 @@ else
     # hydra: its proxies through rsh, control and data over lo (UCX kept
     # shared memory between emulated nodes unless told tcp)
     export UCX_TLS=self,tcp UCX_NET_DEVICES=lo FI_PROVIDER=tcp FI_TCP_IFACE=lo
+    # an MPICH built with ch4:ofi too (PyPI's mpich 5): libfabric's tcp
+    # provider, which reaches the other nodes where UCX's says "Destination
+    # is unreachable"; Debian's MPICH 4 has ch4:ucx alone
+    if "$mpiexec" -info 2>/dev/null | grep -q 'with-device=ch4:[a-z,]*ofi'; then
+        export MPIR_CVAR_CH4_NETMOD="${MPIR_CVAR_CH4_NETMOD:-ofi}"
+    fi
     set -- "$mpiexec" -launcher ssh -launcher-exec "$here/rsh" -hosts "$hosts" -n "$np" \
         -iface lo -wdir "$wdir" "$@"
 fi

@@ -171,20 +171,33 @@ static inline MPI_Comm make_cart(int nd, const int *grid)
     return cart;
 }
 
+/* A failed MPI call of the test itself: a check failure with MPI's words. */
+static inline void lt_mpi_ok(int rc, const char *what, const char *path)
+{
+    if (rc == MPI_SUCCESS) return;
+    char msg[MPI_MAX_ERROR_STRING];
+    int n = 0;
+    MPI_Error_string(rc, msg, &n);
+    fprintf(stderr, "%s of %s failed: %.*s\n", what, path, n, msg);
+    CHECK(rc == MPI_SUCCESS);
+}
+
 /* Open a new file collectively (removing an old one first). */
 static inline MPI_File open_new(MPI_Comm comm, const char *path)
 {
     MPI_File fh;
     if (mpitest_rank == 0) remove(path);
     MPI_Barrier(comm);
-    MPI_File_open(comm, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+    const int rc = MPI_File_open(comm, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+    lt_mpi_ok(rc, "MPI_File_open (create)", path);
     return fh;
 }
 
 static inline MPI_File open_read(MPI_Comm comm, const char *path)
 {
     MPI_File fh;
-    MPI_File_open(comm, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+    const int rc = MPI_File_open(comm, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+    lt_mpi_ok(rc, "MPI_File_open (read)", path);
     return fh;
 }
 
