@@ -46,6 +46,22 @@ Fields from_lime()
     return f;
 }
 
+// The gauge field and the propagator of h5 read by QDP++'s HDF5Reader; the
+// real field is `real` (QDP++'s reader reads no LatticeReal, in QDP++'s
+// layout, Nd dimensions: "wrong dimensionality", or with a trailing 1: its
+// hyperslab then has Nd dimensions against Nd+1, an HDF5 error, nothing read)
+Fields read_h5(const std::string& h5, const LatticeRealD& real)
+{
+    Fields f;
+    f.real = real;
+    HDF5Reader r;
+    r.open(h5);
+    r.read("cfg/U", f.u);
+    r.read("prop", f.prop);
+    r.close();
+    return f;
+}
+
 double worst(const Fields& a, const Fields& b)
 {
     double w = 0;
@@ -90,32 +106,12 @@ int main(int argc, char** argv)
         w.write("prop", lime.prop, HDF5Base::trunc);
         w.write("real", lime.real, HDF5Base::trunc);
         w.close();
-        // QDP++'s own reader on what its writer wrote: the gauge field and
-        // the propagator (its reader wants Nd+1 dimensions for a LatticeReal,
-        // its writer writes Nd: it cannot read its own real field back)
-        Fields back;
-        back.real = lime.real;
-        HDF5Reader r;
-        r.open(h5);
-        r.read("cfg/U", back.u);
-        r.read("prop", back.prop);
-        r.close();
+        // QDP++'s own reader on what its writer wrote
         QDPIO::cout << "QDP++ reads its own " << h5 << " (U, prop)" << std::endl;
-        status = worst(lime, back) > 0;
+        status = worst(lime, read_h5(h5, lime.real)) > 0;
     } else if (mode == "read") {
-        // the gauge field and the propagator: QDP++'s HDF5Reader reads no
-        // LatticeReal, in QDP++'s layout (Nd dimensions: "wrong
-        // dimensionality") or with a trailing 1 (its hyperslab then has Nd
-        // dimensions against Nd+1: an HDF5 error, nothing read)
-        Fields h;
-        h.real = lime.real;
-        HDF5Reader r;
-        r.open(h5);
-        r.read("cfg/U", h.u);
-        r.read("prop", h.prop);
-        r.close();
         QDPIO::cout << "QDP++ reads " << h5 << " against QIO's reading of the LIME files" << std::endl;
-        status = worst(lime, h) > 0;
+        status = worst(lime, read_h5(h5, lime.real)) > 0;
     } else {
         QDPIO::cerr << "mode " << mode << ": write or read" << std::endl;
         status = 2;
