@@ -297,6 +297,15 @@ static int element_type_readable(const char *path, dsview *v)
     return LATTIO_FAIL(LATTIO_ERR_HDF5_LAYOUT, "element type");
 }
 
+/* Local: the field type the element type's structure spells (not for a
+ * gauge field, nor for a dataset with trailing dimensions). */
+static void entry_type(lattio_h5_entry *e, const dsview *v, int nd)
+{
+    const char *kind = !e->gauge && v->rank == nd ? lattio_h5_type_kind(v->t, &e->type_colors) : NULL;
+    snprintf(e->type, sizeof e->type, "%s", kind ? kind : "");
+    if (!kind) e->type_colors = 0;
+}
+
 /* Local: the entry of a field of nd dimensions seen as v, with marks. */
 static void entry_of(lattio_h5_entry *e, const dsview *v, int nd, unsigned marks)
 {
@@ -315,9 +324,7 @@ static void entry_of(lattio_h5_entry *e, const dsview *v, int nd, unsigned marks
     const int n = lattio_gauge_colors_of(v->reals);
     if (!e->gauge && nd == 4 && v->rank == nd + 1 && v->dims[nd] == 4 && n >= 2 && n != 3) e->gauge = 1, e->colors = n;
     e->checksum = marks & MARK_SUMA ? 1 : marks & MARK_SHA256 ? 2 : 0;
-    const char *kind = !e->gauge && v->rank == nd ? lattio_h5_type_kind(v->t, &e->type_colors) : NULL;
-    snprintf(e->type, sizeof e->type, "%s", kind ? kind : "");
-    if (!kind) e->type_colors = 0;
+    entry_type(e, v, nd);
 }
 
 /* Local: the stored checksums can be compared: a .sha256 of 32 bytes, or

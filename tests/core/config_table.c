@@ -134,7 +134,7 @@ static void documented(void)
         if (!(h && strstr(h, dflt)) || !(d && strstr(d, dflt))) printf("%s (default %s) not documented\n", name, dflt);
         CHECK(meaning && strlen(meaning) > 20);
     }
-    CHECK_INT((int)n, 14);
+    CHECK_INT((int)n, 15);
     free(header);
     free(doc);
 }
