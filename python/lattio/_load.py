@@ -90,9 +90,10 @@ def load(path: PathLike, *, comm: Optional["MPI.Comm"] = None, grid: Optional[Se
     if fmt == "hdf5":
         return _load_h5(path, comm, grid, verify, dtype)
     if fmt in ("ildg", "scidac"):
-        if index is None and _tmlqcd_propagator(_on_root(comm, lambda: _core.lime_fields(path))):
-            return _load_tmlqcd_propagator(path, comm, grid, verify, dtype)
-        return _load_lime(path, comm, grid, verify, dtype, index)
+        fields = _on_root(comm, lambda: _core.lime_fields(path))
+        if index is None and _tmlqcd_propagator(fields):
+            return _load_tmlqcd_propagator(path, comm, grid, verify, dtype, fields)
+        return _load_lime(path, comm, grid, verify, dtype, index, fields=fields)
     if index not in (None, 0):
         raise ValueError("index: a %s file holds one field" % fmt)
     return _load_plain(path, comm, grid, verify, dtype)
@@ -145,21 +146,23 @@ def _tmlqcd_propagator(fields) -> bool:
         (f["dims"], f["precision"]) == (lattice[0]["dims"], lattice[0]["precision"]) for f in lattice)
 
 
-def _load_tmlqcd_propagator(path, comm, grid, verify, dtype):
+def _load_tmlqcd_propagator(path, comm, grid, verify, dtype, fields):
     """The 12 components of a tmLQCD propagator (component is*3+ic holds
     the sink fermion of source spin is and colour ic) as one
     (T, Z, Y, X, spin_sink, spin_source, color_sink, color_source) array,
     the axes of the field-type table's propagator; each component checked
     against its own checksum."""
-    parts = [_load_lime(path, comm, grid, verify, dtype, i) for i in range(12)]
+    parts = [_load_lime(path, comm, grid, verify, dtype, i, fields=fields) for i in range(12)]
     a = np.stack(parts)  # (is*3+ic, T, Z, Y, X, spin_sink, color_sink)
     a = a.reshape((4, 3) + a.shape[1:])
     return np.ascontiguousarray(a.transpose(2, 3, 4, 5, 6, 0, 7, 1))
 
 
-def _load_lime(path, comm, grid, verify, dtype, index, volumes=False):
-    """A field of a LIME file, or of a QIO volume set (``volumes``)."""
-    fields = _on_root(comm, lambda: (_core.volumes_fields if volumes else _core.lime_fields)(path))
+def _load_lime(path, comm, grid, verify, dtype, index, volumes=False, fields=None):
+    """A field of a LIME file, or of a QIO volume set (``volumes``);
+    ``fields`` the file's listing when the caller has it (every rank)."""
+    if fields is None:
+        fields = _on_root(comm, lambda: (_core.volumes_fields if volumes else _core.lime_fields)(path))
 
     def setup():
         fi = _pick_field(fields, index, path)

@@ -34,6 +34,9 @@ int lattio_field_read_text(lattio_lime_reader *r, const lattio_record_info *recs
 int lattio_field_read_index(lattio_lime_reader *r, lattio_record_info **recs, int *n);
 /* A binary record's type: scidac-binary-data or ildg-binary-data. */
 int lattio_field_is_binary_type(const char *type);
+/* tmLQCD's format records (etmc-propagator-format, etmc-source-format),
+ * which describe the binary records after them (docs/format.md 5.2.1). */
+int lattio_field_is_etmc_format(const char *type);
 int lattio_field_select_record(lattio_lime_reader *r, const lattio_record_info *recs, int i);
 
 /* recordset.c: lattio_field_info_read of a file that may be one volume of

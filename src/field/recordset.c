@@ -76,21 +76,21 @@ static int one_record_set(const lattio_record_info *recs, int lo, int hi, int in
     return LATTIO_FAIL(LATTIO_ERR_BAD_METADATA, "binary record missing");
 }
 
-static int is_etmc_format(const char *type)
+int lattio_field_is_etmc_format(const char *type)
 {
     return strcmp(type, "etmc-propagator-format") == 0 || strcmp(type, "etmc-source-format") == 0;
 }
 
 /* tmLQCD's format record for binary record b: the last etmc-*-format
  * before it, when the binary records between them leave it a flavour to
- * give (it is read to count them; -1 when none).  It is used only where
- * no SciDAC or ILDG metadata describe the record (read_parts). */
+ * give (it is read to count them; -1 when none).  Looked for only where
+ * no SciDAC private record or ILDG format describes the record. */
 static int find_etmc(lattio_lime_reader *r, const lattio_record_info *recs, int b, int *etmc)
 {
     *etmc = -1;
     int at = -1, between = 0;
     for (int i = b - 1; i >= 0 && at < 0; i--) {
-        if (is_etmc_format(recs[i].type)) at = i;
+        if (lattio_field_is_etmc_format(recs[i].type)) at = i;
         else if (lattio_field_is_binary_type(recs[i].type)) between++;
     }
     if (at < 0) return LATTIO_OK;
@@ -125,7 +125,8 @@ static int locate(lattio_lime_reader *r, const lattio_record_info *recs, int n, 
     fr->record_xml = find_meta(recs, prev, b, "scidac-record-xml");
     fr->ildg_format = find_meta(recs, prev, b, "ildg-format");
     fr->lfn = find_meta(recs, prev, b, "ildg-data-lfn");
-    RETURN_IF_ERROR(find_etmc(r, recs, b, &fr->etmc));
+    fr->etmc = -1;
+    if (fr->private_record < 0 && fr->ildg_format < 0) RETURN_IF_ERROR(find_etmc(r, recs, b, &fr->etmc));
     fr->private_file = find_first(recs, n, "scidac-private-file-xml");
     fr->file_xml = find_first(recs, n, "scidac-file-xml");
     fr->checksum = -1;

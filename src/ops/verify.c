@@ -94,8 +94,6 @@ static void read_problems(lattio_verify_report *rep, const lattio_verify_field *
                            v->record, v->type);
 }
 
-/* Checksum one field (record number `record`); the first gauge field is
- * also read into *c->u. */
 /* tmLQCD's lz slip, corrected from the record's length (recordset.c): said,
  * as the checksum then stands behind the lattice's size. */
 static void etmc_note(lattio_verify_report *rep, const lattio_field_info *fi, int record)
@@ -105,6 +103,9 @@ static void etmc_note(lattio_verify_report *rep, const lattio_field_info *fi, in
                        "the binary record's length gives lz %" PRIu64 ", read as that",
                        record, fi->etmc_record, fi->etmc_lz_written, fi->dims[2]);
 }
+
+/* Checksum one field (record number `record`); the first gauge field is
+ * also read into *c->u. */
 
 static void lime_field(verify_ctx *c, lattio_lime_reader *r, const lattio_field_info *fi, int record)
 {
@@ -148,12 +149,11 @@ static void lime_field(verify_ctx *c, lattio_lime_reader *r, const lattio_field_
 }
 
 /* A record that announces a binary record after it (ILDG's format record,
- * SciDAC's record XML, tmLQCD's format records). */
+ * SciDAC's record XML, tmLQCD's format records: lattio_field_is_etmc_format). */
 static int announces_field(const char *type)
 {
     return strcmp(type, "ildg-format") == 0 || strcmp(type, "scidac-private-record-xml") == 0 ||
-           strcmp(type, "scidac-record-xml") == 0 || strcmp(type, "etmc-propagator-format") == 0 ||
-           strcmp(type, "etmc-source-format") == 0;
+           strcmp(type, "scidac-record-xml") == 0 || lattio_field_is_etmc_format(type);
 }
 
 /* The file's records in one pass: their flavour (ILDG, SciDAC or plain

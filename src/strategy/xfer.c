@@ -115,9 +115,8 @@ static int mapped_fallback(lattio_file *f)
  * lattices lattio_same_lattice_part agreed. */
 static uint64_t lattice_bytes(const lattio_layout *l)
 {
-    uint64_t n = l->site_bytes;
-    for (int i = 0; i < l->ndims; i++) n = l->global[i] && n > UINT64_MAX / l->global[i] ? UINT64_MAX : n * l->global[i];
-    return n;
+    const uint64_t sites = lattio_layout_global_sites(l);
+    return sites && l->site_bytes > UINT64_MAX / sites ? UINT64_MAX : sites * l->site_bytes;
 }
 
 static int auto_strategy(const lattio_file *f, const lattio_layout *l, uint64_t min_run, int writing, int partial,
