@@ -2,7 +2,8 @@
  * (lattio_h5_is_hdf5), the listing (lattio_h5_list: the guard's child,
  * the bounded walk, every field examined), the target lookup
  * (lattio_h5_find, soft links) and a whole read of each listed field
- * (lattio_h5_read), on one rank.  Seeds: the .h5 files of fuzz/seeds (QDP++ with a
+ * (lattio_h5_read), on one rank, and the same by the MPI-free calls
+ * (lattio_h5_list_serial, lattio_h5_read_serial).  Seeds: the .h5 files of fuzz/seeds (QDP++ with a
  * chunked, filtered dataset; a Qlua group and a soft link).  Invariants:
  * a status of lattio's table from every call; a listed field has positive
  * dimensions and a path inside the file's namespace. */
@@ -60,6 +61,7 @@ static void read_field(const char *path, const lattio_h5_entry *e)
     char target[400];
     snprintf(target, sizeof target, "%s:%s", path, e->path);
     known(lattio_h5_read(MPI_COMM_SELF, target, &fd, &l, v, NULL, NULL, NULL));
+    known(lattio_h5_read_serial(target, &fd, &l, v, NULL));
     free(v);
 }
 
@@ -73,6 +75,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int n = 0;
         const int rc = lattio_h5_list(MPI_COMM_SELF, path, 4, e, 4, &n);
         known(rc);
+        lattio_h5_entry es[4];
+        int ns = 0;
+        known(lattio_h5_list_serial(path, 4, es, 4, &ns));
         for (int i = 0; rc == LATTIO_OK && i < n && i < 4; i++) {
             FUZZ_ASSERT(e[i].path[0] == '/' && memchr(e[i].path, '\0', sizeof e[i].path) != NULL);
             for (int d = 0; d < e[i].nd; d++) FUZZ_ASSERT(e[i].dims[d] > 0);

@@ -178,7 +178,7 @@ extern "C" {
     X(ERR_CONTAINER_MEMBER, -607, "a physical file of a multi-file container is missing") \
     X(ERR_CONTAINER_CHECKSUM, -608, "container data fails its CRC-32 (chunk or stream)") \
     X(ERR_HDF5, -700, "the HDF5 library failed (its message in lattio_last_detail)")    \
-    X(ERR_HDF5_UNAVAILABLE, -701, "lattio was built without HDF5 (-DLATTIO_HDF5=OFF)") \
+    X(ERR_HDF5_UNAVAILABLE, -701, "this build of lattio has no HDF5 for this call (lattio --version, docs/install.md)") \
     X(ERR_HDF5_NOT_FOUND, -702, "no such object in the HDF5 file")                     \
     X(ERR_HDF5_LAYOUT, -703, "HDF5 object is not a lattice field lattio knows (type, shape)") \
     X(ERR_HDF5_ATTRIBUTE, -704, "HDF5 checksum or metadata attribute malformed")       \
@@ -200,6 +200,10 @@ const char *lattio_strerror(int status);
 const char *lattio_error_name(int status);
 /* Local.  "major.minor.patch". */
 const char *lattio_version(void);
+/* Local.  What this build holds, in one line: MPI and its version (or "no
+ * MPI"), HDF5 (parallel, serial: reading without MPI, or none), the CRC-32
+ * and SHA-256 implementations (docs/install.md). */
+const char *lattio_build_info(void);
 /* Local, MPI-free.  The file system holding `path` (its directory when the
  * file does not exist yet) as lattio's strategies and checks see it
  * (docs/cluster.md, "File systems"): its kind in kind[0 .. nkind) ("local", "tmpfs",
@@ -436,6 +440,14 @@ int lattio_layout_check(const lattio_layout *l);
  * first extent % parts parts one site larger: part `index` gets [*lo, *lo+*count).
  * 10 sites over 3 parts: 4, 3, 3.  More parts than sites: some get 0. */
 int lattio_split(uint64_t extent, uint64_t parts, uint64_t index, uint64_t *lo, uint64_t *count);
+
+/* Local.  Slab `index` of `parts` (lattio_split) of the slowest dimension
+ * of a field of nd dimensions (dims x fastest, t slowest; file order =
+ * memory order), `elements` native doubles per site: the layout the
+ * operations read and write whole files with (parts 1: the whole field).
+ * Errors: ERR_ARG, ERR_LAYOUT. */
+int lattio_layout_slab_of(int nd, const uint64_t *dims, uint64_t elements, uint64_t parts, uint64_t index,
+                          lattio_layout *l);
 
 /* Local.  Sites in the whole lattice / in this rank's box / in the local
  * buffer including ghosts. */
@@ -1143,6 +1155,69 @@ int lattio_h5_is_hdf5(const char *path);
  * lattio_h5_is_hdf5; 0 otherwise. */
 int lattio_h5_is_target(const char *target);
 
+/* How a read's checksum was treated. */
+enum lattio_checksum_state {
+    LATTIO_CHECKSUM_VERIFIED = 1, /* computed == stored */
+    LATTIO_CHECKSUM_SKIPPED = 2,  /* d->skip_checksum */
+    LATTIO_CHECKSUM_MISSING = 3,  /* the file stores none (tolerated unless require_checksum) */
+    LATTIO_CHECKSUM_PARTIAL = 4   /* the ranks read a part of the lattice: cannot be compared */
+};
+
+typedef struct lattio_field_read_info {
+    lattio_field_info field;     /* metadata; free with lattio_field_info_free */
+    lattio_scidac_sum computed;  /* of the sites read, XOR over ranks */
+    int checksum;                /* enum lattio_checksum_state */
+    uint64_t rounds;             /* staging rounds (the maximum over ranks) */
+    int threaded;                /* 1 when a helper thread converted (every rank) */
+} lattio_field_read_info;
+
+/* One field found in an HDF5 file (lattio_h5_list, lattio_h5_list_serial). */
+typedef struct lattio_h5_entry {
+    char path[256];          /* object path in the file */
+    int layout;              /* LATTIO_H5_QDP / _QLUA */
+    int gauge;               /* 1: an SU(N) gauge field (4-D, 8 N^2 reals per site: 72 for SU(3)) */
+    int colors;              /* its N (0 for other fields) */
+    int nd;                  /* lattice dimensions */
+    uint64_t dims[LATTIO_MAX_DIMS]; /* x fastest, as lattio_field_info */
+    uint64_t elements;       /* reals per site */
+    int precision;           /* 32 or 64 */
+    int big_endian;          /* file byte order */
+    int checksum;            /* 1 SciDAC suma/sumb, 2 Qlua .sha256, 0 none */
+    /* the field-type table's name its element type's structure spells
+     * (QDP++'s .Propagator<P>3: "propagator"; a [4] of [N] complex array:
+     * "fermion", ...; "" for reals, other structures and gauge fields) and
+     * that structure's colour count */
+    char type[24];
+    int type_colors;
+} lattio_h5_entry;
+
+/* --- HDF5 without MPI (src/hdf5) ------------------------------------------
+ * The listing and the whole-field read of HDF5 fields in either layout on
+ * HDF5's serial driver, their checksums compared: the calls of a process
+ * that never starts MPI (the command's serial operations, the Python
+ * package's serial module).  In liblattio always when it has HDF5; in
+ * liblattio-serial when the build found a serial libhdf5 (a build without
+ * MPI, or MPI without parallel HDF5: docs/install.md).  Where the library
+ * has none, each returns ERR_HDF5_UNAVAILABLE. */
+
+/* 1 when this library reads HDF5 without MPI (the calls below). */
+int lattio_h5_serial_available(void);
+/* lattio_h5_list, lattio_h5_find and lattio_h5_fields on one process. */
+int lattio_h5_list_serial(const char *path, int nd, lattio_h5_entry *out, int max, int *count);
+int lattio_h5_find_serial(const char *target, int nd, lattio_h5_entry *e);
+int lattio_h5_fields_serial(const char *target, int nd, char *file, size_t file_size,
+                            lattio_h5_entry **list, int *count);
+/* Read the whole field at `target` ("FILE:/PATH", as lattio_h5_read) into
+ * `values` as layout l describes (the whole lattice: lo 0, count = global,
+ * no halo; file_order as lattio_h5_read takes it: QDP++'s t,z,y,x and
+ * Qlua's x,y,z,t datasets both read into the same memory order), the
+ * dataset read one outermost slice at a time through the field stage and
+ * its stored checksum (SciDAC suma/sumb, Qlua .sha256) compared: the
+ * status and *info as lattio_h5_read's for a whole read.  `info` may be
+ * NULL.  Errors: those of lattio_h5_read but the MPI ones. */
+int lattio_h5_read_serial(const char *target, const lattio_field_desc *d, const lattio_layout *l,
+                          void *values, lattio_field_read_info *info);
+
 /* Checksums a gauge file can carry. */
 enum lattio_gauge_checksum {
     LATTIO_GSUM_NONE = 0,   /* openQCD: none (the plaquette is the check) */
@@ -1224,6 +1299,16 @@ typedef struct lattio_gauge_write_options {
      * private record's date (NULL: lattio's, from label; and now), so a
      * conversion keeps the metadata of the file it came from */
     const char *file_xml, *record_xml, *date;
+    /* NERSC: header lines "KEY = VALUE" (newline-separated; a key of
+     * letters, digits and _, a line under 128 bytes: ERR_ARG otherwise) of
+     * the file a conversion or a Python save comes from: ENSEMBLE_ID,
+     * ENSEMBLE_LABEL, SEQUENCE_NUMBER, CREATOR, CREATOR_HARDWARE,
+     * CREATION_DATE, ARCHIVE_DATE and BOUNDARY_1..4 replace lattio's values
+     * (label: ENSEMBLE_LABEL's default), other keys are written after them;
+     * the keys lattio computes (HDR_VERSION, DATATYPE, STORAGE_FORMAT,
+     * DIMENSION_*, LINK_TRACE, PLAQUETTE, CHECKSUM, FLOATING_POINT) are
+     * always lattio's (NULL: none) */
+    const char *nersc_header;
 } lattio_gauge_write_options;
 
 /* precision 64, nersc_rows 3, NERSC big-endian / MILC little-endian. */
@@ -1920,21 +2005,6 @@ typedef struct lattio_field_write_info {
 int lattio_field_write(lattio_file *f, const lattio_field_desc *d, const lattio_layout *l,
                        const void *local, lattio_field_write_info *out);
 
-/* How a read's checksum was treated. */
-enum lattio_checksum_state {
-    LATTIO_CHECKSUM_VERIFIED = 1, /* computed == stored */
-    LATTIO_CHECKSUM_SKIPPED = 2,  /* d->skip_checksum */
-    LATTIO_CHECKSUM_MISSING = 3,  /* the file stores none (tolerated unless require_checksum) */
-    LATTIO_CHECKSUM_PARTIAL = 4   /* the ranks read a part of the lattice: cannot be compared */
-};
-
-typedef struct lattio_field_read_info {
-    lattio_field_info field;     /* metadata; free with lattio_field_info_free */
-    lattio_scidac_sum computed;  /* of the sites read, XOR over ranks */
-    int checksum;                /* enum lattio_checksum_state */
-    uint64_t rounds;             /* staging rounds (the maximum over ranks) */
-    int threaded;                /* 1 when a helper thread converted (every rank) */
-} lattio_field_read_info;
 
 /* Collective.  Read field `index` (0-based among the binary records; < 0:
  * the first field of d->kind's family: a gauge field for ILDG_GAUGE /
@@ -2113,25 +2183,6 @@ int lattio_h5_read(MPI_Comm comm, const char *target, const lattio_field_desc *d
                    const lattio_layout *l, void *local, const lattio_h5_options *o,
                    lattio_field_read_info *info, lattio_h5_info *h5);
 
-/* One field found in an HDF5 file (lattio_h5_list). */
-typedef struct lattio_h5_entry {
-    char path[256];          /* object path in the file */
-    int layout;              /* LATTIO_H5_QDP / _QLUA */
-    int gauge;               /* 1: an SU(N) gauge field (4-D, 8 N^2 reals per site: 72 for SU(3)) */
-    int colors;              /* its N (0 for other fields) */
-    int nd;                  /* lattice dimensions */
-    uint64_t dims[LATTIO_MAX_DIMS]; /* x fastest, as lattio_field_info */
-    uint64_t elements;       /* reals per site */
-    int precision;           /* 32 or 64 */
-    int big_endian;          /* file byte order */
-    int checksum;            /* 1 SciDAC suma/sumb, 2 Qlua .sha256, 0 none */
-    /* the field-type table's name its element type's structure spells
-     * (QDP++'s .Propagator<P>3: "propagator"; a [4] of [N] complex array:
-     * "fermion", ...; "" for reals, other structures and gauge fields) and
-     * that structure's colour count */
-    char type[24];
-    int type_colors;
-} lattio_h5_entry;
 
 /* Collective.  The lattice fields in HDF5 file `path` (datasets whose type
  * is reals or r,i compounds, with 4 lattice dimensions unless nd > 0 says
@@ -2180,10 +2231,9 @@ int lattio_gauge_stats_mpi(MPI_Comm comm, const lattio_layout *l, const double *
 int lattio_verify(MPI_Comm comm, const char *path, lattio_verify_report *rep, lattio_layout *gl,
                   double **glocal);
 
-/* Local.  This rank's slab of the slowest dimension of a field of nd
- * dimensions (dims x fastest, t slowest; file order = memory order),
- * `elements` native doubles per site: the layout the operations read and
- * write whole files with.  Errors: ERR_ARG, ERR_LAYOUT. */
+/* Local.  This rank's slab of the slowest dimension (lattio_layout_slab_of
+ * with the communicator's size and rank).  Errors: ERR_ARG, ERR_LAYOUT,
+ * ERR_MPI. */
 int lattio_layout_slab(MPI_Comm comm, int nd, const uint64_t *dims, uint64_t elements, lattio_layout *l);
 
 /* Collective on `comm`.  lattio_convert_file's conversions, and those that

@@ -421,3 +421,15 @@ int lattio_layout_runs(const lattio_layout *l, uint64_t first, uint64_t n, latti
     emit_runs(l, &p, first, n, runs, max < total ? max : (size_t)total);
     return LATTIO_OK;
 }
+
+int lattio_layout_slab_of(int nd, const uint64_t *dims, uint64_t elements, uint64_t parts, uint64_t index,
+                          lattio_layout *l)
+{
+    if (!dims || !l || nd < 1 || nd > LATTIO_MAX_DIMS) return LATTIO_ERR_ARG;
+    uint64_t lo[LATTIO_MAX_DIMS] = {0}, count[LATTIO_MAX_DIMS];
+    memcpy(count, dims, (size_t)nd * sizeof *dims);
+    int rc = lattio_split(dims[nd - 1], parts, index, &lo[nd - 1], &count[nd - 1]);
+    if (rc == LATTIO_OK) rc = lattio_layout_init(l, nd, dims, lo, count, elements * 8);
+    for (int d = 0; rc == LATTIO_OK && d < nd; d++) l->file_order[d] = l->mem_order[d] = nd - 1 - d;
+    return rc == LATTIO_OK ? lattio_layout_check(l) : rc;
+}

@@ -1,8 +1,8 @@
 /* qlua_sum.c -- Qlua's per-site SHA-256 lattice checksum (lattio.h):
  * each site's digest over its dimension count, coordinates and values,
  * XORed over the sites.  The digest is OpenSSL's; a build without
- * libcrypto (the serial library of a bare pip install, which has no HDF5)
- * says it cannot compute it. */
+ * libcrypto (a pip install on a machine without libssl-dev) says it cannot
+ * compute it, so a Qlua file is read there only without verifying. */
 #include "internal.h"
 
 #include <string.h>
@@ -11,6 +11,9 @@
 int lattio_qlua_sum_sites(lattio_qlua_sum *sum, const void *sites, size_t site_bytes,
                           uint64_t nsites, int nd, const uint64_t *coord)
 {
+    (void)sum, (void)sites, (void)site_bytes, (void)nsites, (void)nd, (void)coord;
+    lattio_detail_set("Qlua's SHA-256 checksum needs libcrypto, and this lattio was built without it "
+                      "(apt install libssl-dev and reinstall, docs/install.md; or read without verifying)");
     return LATTIO_FAIL(LATTIO_ERR_UNSUPPORTED, "SHA-256: lattio was built without libcrypto");
 }
 #else

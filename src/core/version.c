@@ -1,4 +1,6 @@
-/* version.c -- keeps the upper object library non-empty while layers are added. */
+/* version.c -- what this build of the library holds, as CMake found it
+ * (generated/lattio_build_info.h). */
 #include "lattio.h"
-int lattio_has_mpi_layer(void);
-int lattio_has_mpi_layer(void) { return 1; }
+#include "lattio_build_info.h"
+
+const char *lattio_build_info(void) { return LATTIO_BUILD_INFO; }

@@ -109,6 +109,9 @@ typedef struct lattio_field_stage {
     void *phase_ctx;
 } lattio_field_stage;
 
+/* The layout's sites are the descriptor's elements in memory format
+ * (ERR_ARG otherwise, or the layout's own check). */
+int lattio_field_check_memory(const lattio_field_desc *d, const lattio_layout *l, const void *local);
 int lattio_field_stage_init(lattio_field_stage *st, const lattio_layout *l, int mem_fmt, int disk_fmt,
                             uint64_t elements, void *local);
 void lattio_field_stage_free(lattio_field_stage *st);

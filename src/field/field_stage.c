@@ -38,6 +38,17 @@ static void maybe_corrupt(unsigned char *dst, uint64_t n, size_t site)
 #endif
 }
 
+int lattio_field_check_memory(const lattio_field_desc *d, const lattio_layout *l, const void *local)
+{
+    RETURN_IF(!d || !l, LATTIO_ERR_ARG);
+    RETURN_IF(!local && lattio_layout_local_sites(l) > 0, LATTIO_ERR_ARG);
+    RETURN_IF(d->mem_format != LATTIO_REAL_F32_NATIVE && d->mem_format != LATTIO_REAL_F64_NATIVE, LATTIO_ERR_ARG);
+    RETURN_IF(d->elements == 0 || d->elements > SIZE_MAX / 16, LATTIO_ERR_ARG);
+    RETURN_IF_ERROR(lattio_layout_check(l));
+    RETURN_IF(l->site_bytes != d->elements * lattio_real_size(d->mem_format), LATTIO_ERR_ARG);
+    return LATTIO_OK;
+}
+
 int lattio_field_stage_init(lattio_field_stage *st, const lattio_layout *l, int mem_fmt, int disk_fmt,
                             uint64_t elements, void *local)
 {

@@ -4,6 +4,7 @@
  * of the stored 32-bit words in host order. */
 #include "gauge_internal.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -267,28 +268,145 @@ static void clean_text(const char *in, char *out, size_t size)
     out[n] = '\0';
 }
 
+/* The header keys lattio computes from the data and the options: never
+ * taken from opt->nersc_header. */
+static int computed_key(const char *key, size_t n)
+{
+    static const char *const keys[] = {"HDR_VERSION", "DATATYPE", "STORAGE_FORMAT", "DIMENSION_1", "DIMENSION_2",
+                                       "DIMENSION_3", "DIMENSION_4", "LINK_TRACE", "PLAQUETTE", "CHECKSUM",
+                                       "FLOATING_POINT", "BEGIN_HEADER", "END_HEADER"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strlen(keys[i]) == n && strncmp(keys[i], key, n) == 0) return 1;
+    return 0;
+}
+
+/* One line of opt->nersc_header: KEY = VALUE, the key of letters, digits
+ * and _, the line shorter than VALUE_MAX; the key and the value trimmed. */
+static int extra_line(const char *line, size_t n, const char **key, size_t *kn, const char **val, size_t *vn)
+{
+    const char *eq = memchr(line, '=', n);
+    RETURN_IF(!eq || n >= VALUE_MAX, LATTIO_FAIL(LATTIO_ERR_ARG, "nersc_header line"));
+    *key = line, *kn = (size_t)(eq - line), *val = eq + 1, *vn = n - *kn - 1;
+    trim(key, kn);
+    trim(val, vn);
+    for (size_t i = 0; i < *kn; i++)
+        RETURN_IF(!isalnum((unsigned char)(*key)[i]) && (*key)[i] != '_', LATTIO_FAIL(LATTIO_ERR_ARG, "nersc_header key"));
+    RETURN_IF(*kn == 0, LATTIO_FAIL(LATTIO_ERR_ARG, "nersc_header key"));
+    return LATTIO_OK;
+}
+
+/* Visit the lines of text (fn(ctx, key, kn, val, vn)); ERR_ARG at the first
+ * malformed one, with it named in the detail. */
+typedef int (*extra_fn)(void *ctx, const char *key, size_t kn, const char *val, size_t vn);
+static int each_extra(const char *text, extra_fn fn, void *ctx)
+{
+    for (const char *p = text; p && *p;) {
+        const char *end = strchr(p, '\n');
+        const size_t n = end ? (size_t)(end - p) : strlen(p);
+        const char *key, *val;
+        size_t kn, vn;
+        if (n > 0) {
+            const int rc = extra_line(p, n, &key, &kn, &val, &vn);
+            if (rc != LATTIO_OK) {
+                lattio_detail_set("NERSC header line \"%.*s\" is not KEY = VALUE (a key of letters, digits and _, "
+                                  "under %d bytes)", (int)(n < 80 ? n : 80), p, VALUE_MAX);
+                return rc;
+            }
+            RETURN_IF_ERROR(fn(ctx, key, kn, val, vn));
+        }
+        p = end ? end + 1 : p + n;
+    }
+    return LATTIO_OK;
+}
+
+typedef struct extra_find {
+    const char *key;
+    char *out;
+    size_t size;
+    int found;
+} extra_find;
+
+static int find_one(void *ctx, const char *key, size_t kn, const char *val, size_t vn)
+{
+    extra_find *f = ctx;
+    if (strlen(f->key) == kn && strncmp(f->key, key, kn) == 0) {
+        snprintf(f->out, f->size, "%.*s", (int)vn, val);
+        f->found = 1;
+    }
+    return LATTIO_OK;
+}
+
+/* The value opt->nersc_header gives `key`, else dflt, into out. */
+static const char *value_of(const lattio_gauge_write_options *opt, const char *key, const char *dflt, char *out,
+                            size_t size)
+{
+    extra_find f = {key, out, size, 0};
+    (void)each_extra(opt->nersc_header, find_one, &f); /* checked whole before the header is written */
+    if (!f.found) snprintf(out, size, "%s", dflt);
+    return out;
+}
+
+/* The keys lattio writes itself with a default (after the computed ones). */
+static const char *const own_keys[] = {"BOUNDARY_1", "BOUNDARY_2", "BOUNDARY_3", "BOUNDARY_4", "ENSEMBLE_ID",
+                                       "ENSEMBLE_LABEL", "SEQUENCE_NUMBER", "CREATOR", "CREATOR_HARDWARE",
+                                       "CREATION_DATE", "ARCHIVE_DATE"};
+
+static int own_key(const char *key, size_t n)
+{
+    for (size_t i = 0; i < sizeof own_keys / sizeof own_keys[0]; i++)
+        if (strlen(own_keys[i]) == n && strncmp(own_keys[i], key, n) == 0) return 1;
+    return 0;
+}
+
+/* Lines of opt->nersc_header with keys lattio neither computes nor writes itself. */
+static int put_other(void *ctx, const char *key, size_t kn, const char *val, size_t vn)
+{
+    if (computed_key(key, kn) || own_key(key, kn)) return LATTIO_OK;
+    return put(ctx, "%.*s = %.*s\n", (int)kn, key, (int)vn, val);
+}
+
+static int check_extra(void *ctx, const char *key, size_t kn, const char *val, size_t vn)
+{
+    (void)ctx, (void)key, (void)kn, (void)val, (void)vn;
+    return LATTIO_OK;
+}
+
+/* The defaults of lattio's own keys: label, version, now. */
+static void own_defaults(const lattio_gauge_write_options *opt, char dflt[][VALUE_MAX])
+{
+    char date[64];
+    const time_t now = time(NULL);
+    struct tm tm;
+    if (!gmtime_r(&now, &tm) || !strftime(date, sizeof date, "%a %b %e %H:%M:%S %Y UTC", &tm)) date[0] = '\0';
+    for (int d = 0; d < 4; d++) snprintf(dflt[d], VALUE_MAX, "PERIODIC");
+    snprintf(dflt[4], VALUE_MAX, "lattio");
+    clean_text(opt->label ? opt->label : "lattio", dflt[5], VALUE_MAX);
+    snprintf(dflt[6], VALUE_MAX, "0");
+    snprintf(dflt[7], VALUE_MAX, "lattio %s", lattio_version());
+    snprintf(dflt[8], VALUE_MAX, "unknown");
+    snprintf(dflt[9], VALUE_MAX, "%s", date);
+    snprintf(dflt[10], VALUE_MAX, "%s", date);
+}
+
 static int write_header(gauge_out *o, const lattio_gauge_write_options *opt,
                         const uint64_t dims[4], const lattio_gauge_stats *st, uint32_t checksum)
 {
-    char label[VALUE_MAX], date[64], datatype[40];
+    enum { NOWN = sizeof own_keys / sizeof own_keys[0] };
+    char datatype[40], dflt[NOWN][VALUE_MAX], v[VALUE_MAX];
+    RETURN_IF_ERROR(each_extra(opt->nersc_header, check_extra, NULL));
     const int nc = opt->colors ? opt->colors : 3;
     if (opt->nersc_rows == 2) snprintf(datatype, sizeof datatype, "4D_SU3_GAUGE");
     else snprintf(datatype, sizeof datatype, "4D_SU%d_GAUGE_%dx%d", nc, nc, nc);
-    clean_text(opt->label ? opt->label : "lattio", label, sizeof label);
-    const time_t now = time(NULL);
-    struct tm tm;
-    if (!gmtime_r(&now, &tm) || !strftime(date, sizeof date, "%a %b %e %H:%M:%S %Y UTC", &tm))
-        date[0] = '\0';
+    own_defaults(opt, dflt);
     put(o, "BEGIN_HEADER\nHDR_VERSION = 1.0\nDATATYPE = %s\nSTORAGE_FORMAT = 1.0\n", datatype);
     for (int d = 0; d < 4; d++) put(o, "DIMENSION_%d = %llu\n", d + 1, (unsigned long long)dims[d]);
     put(o, "LINK_TRACE = %.12f\nPLAQUETTE = %.12f\n", st->link_trace, st->plaquette);
-    for (int d = 0; d < 4; d++) put(o, "BOUNDARY_%d = PERIODIC\n", d + 1);
-    put(o, "CHECKSUM = %08lx\n", (unsigned long)checksum);
-    put(o, "ENSEMBLE_ID = lattio\nENSEMBLE_LABEL = %s\nSEQUENCE_NUMBER = 0\n", label);
-    put(o, "CREATOR = lattio %s\nCREATOR_HARDWARE = unknown\n", lattio_version());
-    put(o, "CREATION_DATE = %s\nARCHIVE_DATE = %s\n", date, date);
-    put(o, "FLOATING_POINT = IEEE%d%s\nEND_HEADER\n", opt->precision,
-        opt->little_endian ? "LITTLE" : "BIG");
+    for (size_t i = 0; i < NOWN; i++) { /* the boundaries, the checksum, the rest (lattio's order) */
+        if (i == 4) put(o, "CHECKSUM = %08lx\n", (unsigned long)checksum);
+        put(o, "%s = %s\n", own_keys[i], value_of(opt, own_keys[i], dflt[i], v, sizeof v));
+    }
+    RETURN_IF_ERROR(each_extra(opt->nersc_header, put_other, o));
+    put(o, "FLOATING_POINT = IEEE%d%s\nEND_HEADER\n", opt->precision, opt->little_endian ? "LITTLE" : "BIG");
     return o->status;
 }
 

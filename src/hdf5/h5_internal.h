@@ -1,12 +1,11 @@
-/* h5_internal.h -- the HDF5 format beside LIME: what the files of
- * src/hdf5 share.  HDF5 lays a field's datasets out; the field pipeline
- * (src/field/mpi/field_mpi.h) and the MPI layer's one door (src/io/xfer.h)
- * move, convert and checksum the bytes, or hand them to collective
- * H5Dwrite / H5Dread in the file's own type (h5_move.c). */
+/* h5_internal.h -- the HDF5 format beside LIME, MPI-free: what the files
+ * of src/hdf5 share (examining a file without trusting it, its objects'
+ * layout and metadata, the serial read through the field stage), and
+ * what src/hdf5/mpi builds the collective calls on (mpi/h5_mpi.h). */
 #ifndef LATTIO_H5_INTERNAL_H
 #define LATTIO_H5_INTERNAL_H
 
-#include "field/mpi/field_mpi.h"
+#include "field/field_internal.h"
 
 #include <hdf5.h>
 
@@ -55,18 +54,7 @@ int lattio_h5_damaged(const char *path, const char *what);
 /* ERR_READ as above when HDF5's error stack shows a failed read below
  * HDF5, else LATTIO_OK; the stack cleared either way. */
 int lattio_h5_io_failed(const char *path, const char *what);
-/* Collective.  Every argument of an HDF5 write (writing) or read that
- * must match compared with rank 0's (lattio_args_agree): ERR_RANK_ARG. */
-int lattio_h5_args_agree(MPI_Comm comm, const char *target, const lattio_field_desc *d, const lattio_layout *l,
-                         const lattio_h5_options *o, int writing);
-
-/* File access: MPI-IO on comm with the hints (striping, collective
- * buffering) lattio opened its own handle with, collective metadata
- * operations and writes, alignment (0: none) of objects of at least 64 KiB. */
-hid_t lattio_h5_fapl(MPI_Comm comm, MPI_Info hints, uint64_t alignment);
-/* Collective transfers. */
-hid_t lattio_h5_dxpl(void);
-/* Collective.  H5Fopen(path, flags, fapl) after this node's view of the
+/* H5Fopen(path, flags, fapl) after this node's view of the
  * file is made current (lattio_fs_refresh): another node may have just
  * written or replaced it. */
 hid_t lattio_h5_fopen(const char *path, unsigned flags, hid_t fapl);
@@ -136,7 +124,7 @@ int lattio_h5_guarded(const char *path, lattio_h5_file_fn fn, void *data);
  * pointer faults there; a process whose child passed does not repeat it.) */
 int lattio_h5_guard_checks(void);
 
-/* --- h5_list.c (beside lattio_h5_examine above) ----------------------------- */
+/* --- h5_examine.c: the guarded first pass ----------------------------------- */
 
 /* Local.  The guarded first pass before a file is used: the whole listing
  * of nd-D fields (appends, listings), or the field at `object` (reads). */
@@ -176,32 +164,61 @@ const char *lattio_h5_type_kind(hid_t type, int *colors);
 hid_t lattio_h5_make_type(hid_t file, int layout, int gauge, uint64_t reals, int bits, int colors,
                           lattio_h5_shape *shape, int nd);
 
-/* --- h5_move.c ------------------------------------------------------------ */
+/* --- h5_examine.c (beside lattio_h5_examine above) -------------------------- */
 
-/* One dataset's transfer through the field pipe: the layout of the file's
- * sites (file order of the dataset), the window of each memory site. */
-typedef struct lattio_h5_move {
-    lattio_file *f;            /* the lattio file (raw regions of the dataset's bytes) */
-    hid_t dset;                /* HDF5 transport: the open dataset; else -1 */
-    hid_t mtype;               /* its memory type (the file's, transient); -1: H5Dget_type */
-    uint64_t offset;           /* lattio transport: the dataset's byte offset */
+/* What the walk of lattio_h5_list_fields fills (up to max entries into out,
+ * every field counted) and lattio_h5_find_field looks for. */
+typedef struct lattio_h5_listing {
+    int nd, max, count;
+    lattio_h5_entry *out;
+} lattio_h5_listing;
+typedef struct lattio_h5_finding {
+    const char *object;
+    int nd;
+    lattio_h5_entry *e;
+} lattio_h5_finding;
+/* lattio_h5_file_fn's of the listing (data: a lattio_h5_listing) and of
+ * the lookup of one target (data: a lattio_h5_finding). */
+int lattio_h5_list_fields(hid_t fid, void *data);
+int lattio_h5_find_field(hid_t fid, void *data);
+/* The first look at a file: HDF5 at all (ERR_UNKNOWN_FORMAT), then fn in
+ * the guard's child. */
+int lattio_h5_first_pass(const char *path, lattio_h5_file_fn fn, void *data);
+
+/* --- h5_object.c ------------------------------------------------------------ */
+
+/* One field object of an open file being read, serial or collective. */
+typedef struct lattio_h5_object {
+    hid_t fid, obj;
+    const char *object;          /* its path as the caller named it */
     const lattio_field_desc *d;
-    const lattio_layout *l;    /* memory layout, file_order of the dataset */
-    int fmt;                   /* file real format */
-    uint64_t elements;         /* reals per site in this dataset */
-    uint64_t win_first;        /* first of them in each memory site */
-    int sum_kind;              /* LATTIO_STAGE_SUM_* */
-    int partial;               /* reading a part of the lattice */
-    uint32_t no_coll;          /* HDF5 transport: no-collective cause of the last transfer */
-    lattio_scidac_sum sum;     /* computed, XOR over ranks */
-    lattio_qlua_sum qsum;
-    uint64_t rounds;
-    int threaded;
-} lattio_h5_move;
+    const lattio_layout *l;      /* the caller's layout */
+    lattio_layout fl;            /* memory layout, file_order of the dataset(s) */
+    int want_layout;             /* LATTIO_H5_AUTO or the layout asked for */
+    int layout, group;           /* group: a Qlua gauge group of nd datasets */
+    int gauge_colors;            /* N of an SU(N) gauge field, 0 for other fields */
+} lattio_h5_object;
 
-/* Collective.  Write / read the dataset's bytes (sums in m->sum / qsum on
- * every rank); writing verifies when m->d->verify. */
-int lattio_h5_move_write(lattio_h5_move *m, void *local);
-int lattio_h5_move_read(lattio_h5_move *m, void *local);
+/* Local: find the object (soft links inside the file followed), judge it
+ * as the listing does and take its layout into r->layout, r->fl. */
+int lattio_h5_object_detect(lattio_h5_object *r);
+/* Local: *fi from the object's attributes and shape. */
+int lattio_h5_object_describe(lattio_h5_object *r, lattio_field_info *fi);
+/* Local: dataset ds has the lattice of r->fl and `want` reals per site
+ * (its format into *fmt, its reals per site into *reals). */
+int lattio_h5_object_shape(const lattio_h5_object *r, hid_t ds, uint64_t want, int *fmt, uint64_t *reals);
+/* Local: the stored Qlua sum of dataset ds compared (ERR_CHECKSUM), or
+ * absent (*have 0). */
+int lattio_h5_qlua_compare(hid_t ds, const char *name, const lattio_qlua_sum *got, int *have);
+/* Local: the read's checksum state into info (fmt: the datasets' real
+ * format; whole: every site was read; stored_all: Qlua, every dataset had
+ * its sum); ERR_CHECKSUM when a stored SciDAC sum differs, ERR_NO_CHECKSUM
+ * when one is required and missing. */
+int lattio_h5_object_verdict(const lattio_h5_object *r, int fmt, int whole, int stored_all,
+                             lattio_field_read_info *info);
+/* Open direction mu of a group (dataset "mu") or the object's dataset;
+ * close with lattio_h5_object_close_set. */
+hid_t lattio_h5_object_set(const lattio_h5_object *r, int mu);
+void lattio_h5_object_close_set(const lattio_h5_object *r, hid_t ds);
 
 #endif

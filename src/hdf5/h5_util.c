@@ -106,23 +106,6 @@ static int h5_fail_classed(int otherwise, const char *what)
 
 int lattio_h5_read_fail(void) { return h5_fail_classed(LATTIO_ERR_HDF5_DAMAGED, "H5Dread"); }
 
-int lattio_h5_args_agree(MPI_Comm comm, const char *target, const lattio_field_desc *d, const lattio_layout *l,
-                         const lattio_h5_options *o, int writing)
-{
-    lattio_args a = {0};
-    lattio_args_str(&a, "target", target);
-    lattio_args_int(&a, "layout given", l != NULL);
-    lattio_args_desc(&a, d, writing);
-    lattio_args_int(&a, "HDF5 layout", o->layout);
-    lattio_args_int(&a, "HDF5 transport", o->transport);
-    if (writing) {
-        lattio_args_int(&a, "append", o->append);
-        lattio_args_int(&a, "chunked", o->chunked);
-        lattio_args_int(&a, "alignment", (int64_t)o->alignment);
-    }
-    return lattio_args_agree(comm, &a);
-}
-
 int lattio_h5_open_fail(void)
 {
     /* the file was readable (its signature was), so what HDF5 cannot open
@@ -161,29 +144,6 @@ hid_t lattio_h5_fopen(const char *path, unsigned flags, hid_t fapl)
 {
     (void)lattio_fs_refresh(path, NULL);
     return H5Fopen(path, flags, fapl);
-}
-
-hid_t lattio_h5_fapl(MPI_Comm comm, MPI_Info hints, uint64_t alignment)
-{
-    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (fapl < 0) return fapl;
-    if (H5Pset_fapl_mpio(fapl, comm, hints) < 0 || H5Pset_all_coll_metadata_ops(fapl, 1) < 0 ||
-        H5Pset_coll_metadata_write(fapl, 1) < 0 ||
-        (alignment > 1 && H5Pset_alignment(fapl, 65536, (hsize_t)alignment) < 0)) {
-        H5Pclose(fapl);
-        return -1;
-    }
-    return fapl;
-}
-
-hid_t lattio_h5_dxpl(void)
-{
-    hid_t x = H5Pcreate(H5P_DATASET_XFER);
-    if (x >= 0 && H5Pset_dxpl_mpio(x, H5FD_MPIO_COLLECTIVE) < 0) {
-        H5Pclose(x);
-        return -1;
-    }
-    return x;
 }
 
 /* --- attributes ------------------------------------------------------------ */

@@ -109,12 +109,33 @@ static int is_volumes(const char *in, const lattio_convert_options *o)
     return o->split.volfmt || (!o->format && lattio_volumes_probe(in));
 }
 
+/* An HDF5 input this process converts: one gauge field, read by the
+ * serial HDF5 calls (a library without them, or any other HDF5 field:
+ * the MPI library's lattio_convert). */
+static int h5_serial_gauge(const char *in)
+{
+    char file[4096];
+    lattio_h5_entry *list = NULL;
+    int count = 0;
+    const int rc = lattio_h5_serial_available() ? lattio_h5_fields_serial(in, 4, file, sizeof file, &list, &count)
+                                                : LATTIO_ERR_HDF5_UNAVAILABLE;
+    const int one = rc == LATTIO_OK && count == 1 && list[0].gauge;
+    free(list);
+    /* a damaged or unreadable file is the conversion's to report here (its
+     * verification names it); a group of fields (the MPI library's
+     * lattio_ops_h5_fields lists it) or no HDF5 here is not */
+    const int refused_here = rc != LATTIO_OK && rc != LATTIO_ERR_HDF5_UNAVAILABLE && rc != LATTIO_ERR_HDF5_LAYOUT &&
+                             rc != LATTIO_ERR_HDF5_NOT_FOUND;
+    return one || refused_here;
+}
+
 int lattio_convert_needs_mpi(const char *in, const lattio_convert_options *o)
 {
     lattio_convert_options d;
     if (!o) lattio_convert_options_default(&d), o = &d;
     if (!in || is_volumes(in, o)) return 0; /* joins and splits */
-    if (o->format == LATTIO_GAUGE_HDF5 || lattio_h5_is_target(in)) return 1;
+    if (o->format == LATTIO_GAUGE_HDF5) return 1;
+    if (lattio_h5_is_target(in)) return !h5_serial_gauge(in);
     return o->format == LATTIO_GAUGE_SCIDAC && lattio_ops_fields_count(in) > 0;
 }
 
@@ -181,12 +202,8 @@ typedef struct gauge_job {
 
 static int verify_path(const gauge_job *j, const char *path, lattio_verify_report *v, double **u)
 {
-    if (!lattio_h5_is_target(path)) return lattio_verify_file(path, v, u);
-    if (!j->h || !j->h->verify_h5) {
-        lattio_ops_reset(v, path);
-        lattio_ops_problem(v, LATTIO_ERR_UNSUPPORTED, "HDF5 is read by the MPI library (lattio_convert) (ERR_UNSUPPORTED)");
-        return v->status;
-    }
+    /* HDF5 over the hooks' communicator, else on this process (lattio_verify_file) */
+    if (!lattio_h5_is_target(path) || !j->h || !j->h->verify_h5) return lattio_verify_file(path, v, u);
     return j->h->verify_h5(j->h->arg, path, v, u);
 }
 
@@ -296,11 +313,13 @@ int lattio_ops_convert(const char *in, const char *out, const lattio_convert_opt
     if (!g.format) g.format = LATTIO_GAUGE_ILDG;
     const int fields = lattio_ops_fields_count(in);
     if (fields > 0 && lattio_ops_fields_refused(rep, fields, g.format) != LATTIO_OK) return rep->status;
-    /* lattio_convert_needs_mpi's rule, with the fields listed once: HDF5, or
-     * fields (not refused above: to SciDAC or HDF5) */
-    if (!h && (g.format == LATTIO_GAUGE_HDF5 || lattio_h5_is_target(in) || fields > 0)) {
+    /* lattio_convert_needs_mpi's rule, with the fields listed once: HDF5
+     * written, HDF5 read but one gauge field by the serial calls, or fields
+     * (not refused above: to SciDAC or HDF5) */
+    if (!h && (g.format == LATTIO_GAUGE_HDF5 || (lattio_h5_is_target(in) && !h5_serial_gauge(in)) || fields > 0)) {
         lattio_ops_convert_problem(rep, 0, LATTIO_ERR_UNSUPPORTED,
-                                   "HDF5 and files of fields other than one gauge configuration are converted by the MPI library (lattio_convert) (ERR_UNSUPPORTED)");
+                                   "writing HDF5, HDF5 other than one gauge field, and files of fields other than one "
+                                   "gauge configuration are converted by the MPI library (lattio_convert) (ERR_UNSUPPORTED)");
         return rep->status;
     }
     gauge_job j = {.in = in, .out = out, .o = &g, .rep = rep, .h = h};

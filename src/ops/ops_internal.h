@@ -49,6 +49,29 @@ typedef int (*lattio_ops_reader)(void *arg, const char *path, const lattio_field
 int lattio_ops_verify(const char *path, lattio_verify_report *rep, double **gauge, lattio_ops_reader reader,
                       void *arg);
 
+/* How the fields of an HDF5 target are listed and read (verify_h5.c): on
+ * this process, or over a communicator (src/ops/mpi/verify_h5.c).  Every
+ * call returns the same status on every rank.  read: field e of `file`
+ * into *local (malloc'd, this process's part of layout *l, native doubles),
+ * its metadata and checksum state into *info; stats: a gauge field's
+ * observables from the parts. */
+typedef struct lattio_ops_h5_io {
+    void *arg;
+    int (*fields)(void *arg, const char *target, char *file, size_t size, lattio_h5_entry **list, int *count);
+    int (*read)(void *arg, const char *file, const lattio_h5_entry *e, lattio_layout *l, double **local,
+                lattio_field_read_info *info);
+    int (*stats)(void *arg, const lattio_layout *l, const double *local, lattio_gauge_stats *st);
+} lattio_ops_h5_io;
+/* Every lattice field of `target` ("FILE" or "FILE:/PATH") read through
+ * io, checksums compared, gauge observables computed, into *rep; the
+ * first gauge field read is handed over in *gl / *glocal when glocal is
+ * given.  Returns rep->status. */
+int lattio_ops_verify_h5_io(const lattio_ops_h5_io *io, const char *target, lattio_verify_report *rep,
+                            lattio_layout *gl, double **glocal);
+/* The same on this process (the serial HDF5 calls; ERR_HDF5_UNAVAILABLE
+ * in a library without them); the gauge field whole in *gauge. */
+int lattio_ops_verify_h5_serial(const char *target, lattio_verify_report *rep, double **gauge);
+
 /* One JSON object written by `write` into a malloc'd string (*json). */
 int lattio_ops_json(void (*write)(FILE *, const void *), const void *arg, char **json);
 

@@ -349,9 +349,7 @@ int lattio_ops_verify(const char *path, lattio_verify_report *rep, double **gaug
         lattio_ops_problem(rep, dr, "%s (%s)%s", lattio_strerror(dr), lattio_error_name(dr),
                            lattio_status_is_io(dr) ? errno_suffix(why, sizeof why) : "");
     } else if (format == LATTIO_GAUGE_HDF5) {
-        rep->is_hdf5 = 1;
-        lattio_ops_problem(rep, LATTIO_ERR_UNSUPPORTED,
-                           "an HDF5 file: verified by the MPI library's lattio_verify (ERR_UNSUPPORTED)");
+        return lattio_ops_verify_h5_serial(path, rep, gauge);
     } else if (format == LATTIO_GAUGE_ILDG) {
         structure(rep);
         lime_fields(&c);

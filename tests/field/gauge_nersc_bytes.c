@@ -69,10 +69,56 @@ static void ildg_from_nersc(void)
     lattio_gauge_free(u);
 }
 
+/* The header of the file a save comes from (opt.nersc_header): lattio's
+ * own keys take its values, other keys follow them, the computed keys stay
+ * lattio's, the binary data is unchanged; a malformed line is ERR_ARG and
+ * no file. */
+static void header_kept(void)
+{
+    lattio_gauge_info in;
+    double *u = gt_read(test_data("t_nersc.cfg"), &in, LATTIO_OK);
+    if (!u) return;
+    lattio_gauge_write_options opt;
+    lattio_gauge_write_options_default(&opt, LATTIO_GAUGE_NERSC);
+    opt.precision = 32;
+    opt.nersc_rows = 2;
+    opt.nersc_header = "ENSEMBLE_ID = szin\nSEQUENCE_NUMBER = 17\nCREATOR = someone\n"
+                       "BOUNDARY_4 = ANTIPERIODIC\nMY_OWN_KEY = 1 2 3\nCHECKSUM = 00000000\nPLAQUETTE = 9";
+    CHECK_OK(lattio_gauge_write("kept.nersc", LATTIO_GAUGE_NERSC, &opt, in.dims, u));
+    size_t n = 0;
+    char *h = (char *)test_slurp("kept.nersc", &n);
+    CHECK(h != NULL);
+    if (h) {
+        const char *want[] = {"ENSEMBLE_ID = szin\n", "SEQUENCE_NUMBER = 17\n", "CREATOR = someone\n",
+                              "BOUNDARY_4 = ANTIPERIODIC\n", "BOUNDARY_1 = PERIODIC\n", "MY_OWN_KEY = 1 2 3\n",
+                              "CHECKSUM = 717938df\n"};
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) CHECK(strstr(h, want[i]) != NULL);
+        CHECK(strstr(h, "CHECKSUM = 00000000") == NULL && strstr(h, "PLAQUETTE = 9") == NULL);
+        CHECK(strstr(h, "MY_OWN_KEY") < strstr(h, "FLOATING_POINT"));
+        CHECK(strstr(h, "ENSEMBLE_ID") && strstr(strstr(h, "ENSEMBLE_ID") + 1, "ENSEMBLE_ID") == NULL);
+    }
+    free(h);
+    double *v = gt_read("kept.nersc", &in, LATTIO_OK); /* the stored checksum holds */
+    lattio_gauge_free(v);
+    static const char *const bad[] = {"NO EQUALS SIGN", "BAD KEY! = 1", " = empty key",
+                                      "LONG = xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+                                      "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        opt.nersc_header = bad[i];
+        remove("bad.nersc");
+        CHECK_INT(lattio_gauge_write("bad.nersc", LATTIO_GAUGE_NERSC, &opt, in.dims, u), LATTIO_ERR_ARG);
+        FILE *f = fopen("bad.nersc", "rb");
+        CHECK(f == NULL);
+        if (f) fclose(f);
+    }
+    lattio_gauge_free(u);
+}
+
 int main(void)
 {
     nersc_from_ildg();
     ildg_from_nersc();
+    header_kept();
     CHECK_INT(lattio_alloc_outstanding(), 0);
     return test_finish();
 }

@@ -3,7 +3,9 @@
  * (XOR 0x01, 0x10 and 0xFF) of every byte outside the datasets' raw data
  * (the superblock, object headers, local and global heaps, B-trees; runs
  * of 1024 zero bytes, alignment padding, are left out), each variant listed (lattio_h5_list) and every field it
- * lists read whole (lattio_h5_read).  Asserted for every variant: the calls
+ * lists read whole (lattio_h5_read), and the same by the MPI-free calls
+ * (lattio_h5_list_serial, lattio_h5_read_serial), which must say the same:
+ * status, count, checksum state and values.  Asserted for every variant: the calls
  * return (a crash or a hang is the harness's failure; under the sanitizers
  * an overflow inside HDF5 is one), with a status of lattio's table, and a
  * read that succeeds with a verified checksum returns exactly the intact
@@ -111,7 +113,8 @@ static void skip_padding(const unsigned char *data, raw *r)
 
 /* --- one variant --------------------------------------------------------------- */
 
-static int read_field(const char *file, const lattio_h5_entry *e, double **out, int *verified)
+/* serial: lattio_h5_read_serial, else lattio_h5_read on MPI_COMM_SELF */
+static int read_field(const char *file, const lattio_h5_entry *e, double **out, int *verified, int serial)
 {
     uint64_t lo[LATTIO_MAX_DIMS] = {0};
     lattio_layout l;
@@ -125,7 +128,9 @@ static int read_field(const char *file, const lattio_h5_entry *e, double **out, 
     char target[600];
     snprintf(target, sizeof target, "%s:%s", file, e->path);
     lattio_field_read_info info;
-    if (rc == LATTIO_OK) rc = lattio_h5_read(MPI_COMM_SELF, target, &d, &l, *out, NULL, &info, NULL);
+    if (rc == LATTIO_OK)
+        rc = serial ? lattio_h5_read_serial(target, &d, &l, *out, &info)
+                    : lattio_h5_read(MPI_COMM_SELF, target, &d, &l, *out, NULL, &info, NULL);
     if (rc == LATTIO_OK) {
         *verified = info.checksum == LATTIO_CHECKSUM_VERIFIED;
         lattio_field_info_free(&info.field);
@@ -140,6 +145,78 @@ static int size_of(const lattio_h5_entry *e)
     return (int)n;
 }
 
+static long disagreements, refused_apart;
+
+/* A read with a verified checksum (by `who`) returned the intact file's values. */
+static void check_intact(const char *what, const intact *good, const lattio_h5_entry *e, const double *v,
+                         const char *who)
+{
+    for (int k = 0; k < good->n; k++)
+        if (strcmp(good->e[k].path, e->path) == 0 && good->checked[k] &&
+            (size_of(&good->e[k]) != size_of(e) || memcmp(good->v[k], v, (size_t)size_of(e) * sizeof *v) != 0)) {
+            fprintf(stderr, "%s: %s read (%s) with a verified checksum but values differ from the intact file's\n",
+                    what, e->path, who);
+            silent++;
+            CHECK(0);
+        }
+}
+
+/* The MPI-free read of field e against what the collective one said (rc,
+ * verified, values v) and the intact file's values (good: NULL for the
+ * intact file itself).  The same status, checksum state and values, with
+ * one exception HDF5 makes: on a damaged chunk index its independent
+ * lookup (the serial read) and its collective chunk map (the collective
+ * read) may find different chunks, so one refuses (the wrong chunk's data
+ * fails lattio's checksum, or HDF5 says damaged) where the other reads or
+ * refuses otherwise; counted, never tolerated as a read of wrong values. */
+static void same_serial(const char *what, const char *path, const lattio_h5_entry *e, int rc, int verified,
+                        const double *v, const intact *good)
+{
+    double *w = NULL;
+    int wverified = 0;
+    const int src = read_field(path, e, &w, &wverified, 1);
+    const int same = src == rc && (rc != LATTIO_OK || (wverified == verified &&
+                                   memcmp(v, w, (size_t)size_of(e) * sizeof *v) == 0));
+    const int refusal = src == LATTIO_ERR_CHECKSUM || src == LATTIO_ERR_HDF5_DAMAGED;
+    if (src == LATTIO_OK && wverified && good) check_intact(what, good, e, w, "serial");
+    if (same) {
+    } else if (good && (refusal || (src == LATTIO_OK && wverified)) && (rc != LATTIO_OK || refusal)) {
+        refused_apart++;
+        if (getenv("SWEEP_SHOW_APART"))
+            fprintf(stderr, "%s: %s: serial %s, collective %s\n", what, e->path, lattio_error_name(src),
+                    lattio_error_name(rc));
+    } else {
+        fprintf(stderr, "%s: %s: serial read %s (verified %d), collective %s (verified %d)%s\n", what, e->path,
+                lattio_error_name(src), wverified, lattio_error_name(rc), verified,
+                src == rc && rc == LATTIO_OK ? ", values differ" : "");
+        disagreements++;
+        CHECK(0);
+    }
+    free(w);
+}
+
+/* The MPI-free listing says what the collective one said (of a damaged
+ * file, or the intact one). */
+static void same_serial_list(const char *what, const char *path, int rc, int n, int damaged)
+{
+    lattio_h5_entry e[MAX_FIELDS];
+    int m = 0;
+    const int src = lattio_h5_list_serial(path, 4, e, MAX_FIELDS, &m);
+    /* HDF5 reading a damaged attribute message succeeds or fails by the
+     * heap's garbage (h5_guard.c): the guard's child of one listing may
+     * refuse what the other's passed */
+    if ((src == LATTIO_ERR_HDF5_DAMAGED) != (rc == LATTIO_ERR_HDF5_DAMAGED) && damaged) {
+        refused_apart++;
+        return;
+    }
+    if (src != rc || m != n) {
+        fprintf(stderr, "%s: serial listing %s (%d fields), collective %s (%d)\n", what, lattio_error_name(src), m,
+                lattio_error_name(rc), n);
+        disagreements++;
+        CHECK(0);
+    }
+}
+
 /* Try the file at `path` (the variant `what`), against the intact fields. */
 static void try_variant(const char *path, const intact *good, const char *what)
 {
@@ -147,6 +224,7 @@ static void try_variant(const char *path, const intact *good, const char *what)
     lattio_h5_entry e[MAX_FIELDS];
     int n = 0;
     const int rc = lattio_h5_list(MPI_COMM_SELF, path, 4, e, MAX_FIELDS, &n);
+    same_serial_list(what, path, rc, n, 1);
     if (strcmp(lattio_error_name(rc), "UNKNOWN") == 0) {
         fprintf(stderr, "%s: list returned %d, not a lattio status\n", what, rc);
         CHECK(0);
@@ -159,7 +237,8 @@ static void try_variant(const char *path, const intact *good, const char *what)
     for (int i = 0; i < n && i < MAX_FIELDS; i++) {
         double *v = NULL;
         int verified = 0;
-        const int r = read_field(path, &e[i], &v, &verified);
+        const int r = read_field(path, &e[i], &v, &verified, 0);
+        same_serial(what, path, &e[i], r, verified, v, good);
         if (strcmp(lattio_error_name(r), "UNKNOWN") == 0) {
             fprintf(stderr, "%s: read of %s returned %d, not a lattio status\n", what, e[i].path, r);
             CHECK(0);
@@ -168,15 +247,7 @@ static void try_variant(const char *path, const intact *good, const char *what)
             count(lattio_error_name(r));
             all_ok = 0;
         }
-        for (int k = 0; r == LATTIO_OK && verified && k < good->n; k++)
-            if (strcmp(good->e[k].path, e[i].path) == 0 && good->checked[k] &&
-                (size_of(&good->e[k]) != size_of(&e[i]) ||
-                 memcmp(good->v[k], v, (size_t)size_of(&e[i]) * sizeof *v) != 0)) {
-                fprintf(stderr, "%s: %s read with a verified checksum but values differ from the intact file's\n",
-                        what, e[i].path);
-                silent++;
-                CHECK(0);
-            }
+        if (r == LATTIO_OK && verified) check_intact(what, good, &e[i], v, "collective");
         free(v);
     }
     if (all_ok && n < good->n && getenv("SWEEP_SHOW_FEWER")) fprintf(stderr, "%s: %d of %d fields\n", what, n, good->n);
@@ -210,7 +281,11 @@ static void sweep(const char *base, size_t stride)
     intact good = {.n = 0};
     CHECK_OK(lattio_h5_list(MPI_COMM_SELF, base, 4, good.e, MAX_FIELDS, &good.n));
     CHECK(good.n >= 1 && good.n <= MAX_FIELDS);
-    for (int i = 0; i < good.n && i < MAX_FIELDS; i++) CHECK_OK(read_field(base, &good.e[i], &good.v[i], &good.checked[i]));
+    same_serial_list(base, base, LATTIO_OK, good.n, 0);
+    for (int i = 0; i < good.n && i < MAX_FIELDS; i++) {
+        CHECK_OK(read_field(base, &good.e[i], &good.v[i], &good.checked[i], 0));
+        same_serial(base, base, &good.e[i], LATTIO_OK, good.checked[i], good.v[i], NULL);
+    }
     raw r = {calloc(size, 1), size};
     raw_bytes(base, &r);
     skip_padding(data, &r);
@@ -258,7 +333,9 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < noutcomes; i++)
         printf("  %-24s %6ld  e.g. %s\n", outcomes[i].name, outcomes[i].n, outcomes[i].example);
-    printf("%ld variants, %ld read with a verified checksum and wrong values\n", variants, silent);
+    printf("%ld variants, %ld read with a verified checksum and wrong values, %ld where the MPI-free calls "
+           "said otherwise, %ld damaged files refused by one of the two\n", variants, silent,
+           disagreements, refused_apart);
     remove("sweep.current");
     return mpitest_finish();
 }

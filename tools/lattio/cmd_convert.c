@@ -236,12 +236,7 @@ static int run_convert(int argc, char **argv)
     if (prc != TOOL_OK) return prc;
     lattio_convert_report *rep = calloc(1, sizeof *rep);
     if (!rep) return tool_status_error("convert", a.out, LATTIO_ERR_NOMEM, "%s", "");
-    int running = 0;
-    MPI_Initialized(&running);
-    /* HDF5 and files of fields go through the MPI layer: a single process starts it */
-    if (!running && lattio_convert_needs_mpi(a.in, &a.o)) tool_mpi_ensure(), running = 1;
-    if (running) lattio_convert(tool_nranks() > 1 ? MPI_COMM_WORLD : MPI_COMM_SELF, a.in, a.out, &a.o, rep);
-    else lattio_convert_file(a.in, a.out, &a.o, rep);
+    tool_convert(a.in, a.out, &a.o, rep);
     int ret = rep->status == LATTIO_OK ? TOOL_OK : TOOL_FAIL;
     if (tool_rank() == 0) ret = print_report(&a, rep);
     lattio_convert_report_free(rep);

@@ -10,8 +10,7 @@
  * the command only runs and prints it (verify_report.c). */
 typedef lattio_verify_report verify_report;
 
-/* Serially (this process alone; MPI started for an HDF5 target, read on
- * MPI_COMM_SELF): lattio_verify_file, or lattio_verify for HDF5.  When u
+/* This process alone, without MPI: lattio_verify_file (HDF5 too).  When u
  * != NULL and the file holds a gauge field, *u receives it (native doubles,
  * ILDG order; an HDF5 field malloc'd, others lattio_gauge_alloc'd).
  * Returns 1 when everything holds, 0 otherwise. */
@@ -20,6 +19,10 @@ int tool_verify_serial(const char *path, verify_report *rep, double **u);
  * complete on rank 0), tool_verify_serial otherwise.  Returns 1 when
  * everything holds, 0 otherwise (on every rank). */
 int tool_verify(const char *path, verify_report *rep);
+/* lattio_convert over the launcher's ranks, or on this process:
+ * lattio_convert_file, or lattio_convert on MPI_COMM_SELF where it needs
+ * the MPI library (a build without MPI: its ERR_UNSUPPORTED). */
+void tool_convert(const char *in, const char *out, const lattio_convert_options *o, lattio_convert_report *rep);
 /* The report printed (verify_report.c). */
 void verify_print_text(FILE *f, const verify_report *rep);
 int verify_print_json(FILE *f, const verify_report *rep);

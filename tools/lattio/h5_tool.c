@@ -1,6 +1,8 @@
 /* h5_tool.c -- HDF5 files in the `lattio` command: which arguments name
- * one and their listing (`info`, `check`); their verification and
- * conversion are the library's (lattio_verify, lattio_convert). */
+ * one and their listing (`info`, `check`: the library's MPI-free
+ * lattio_h5_fields_serial); their verification and conversion are the
+ * library's (lattio_verify_file, lattio_convert_file; under a launcher
+ * lattio_verify, lattio_convert). */
 #include "gauge_tool.h"
 
 #include <inttypes.h>
@@ -16,13 +18,12 @@ static const char *layout_name(int layout) { return layout == LATTIO_H5_QLUA ? "
 
 static const char *checksum_word(int c) { return c == 1 ? "scidac" : c == 2 ? "sha256" : "none"; }
 
-/* This process alone: every field ARG names (in *list, malloc'd; ARG's
- * file in `file`); prints the error of `cmd` and returns TOOL_FAIL when it
- * cannot list. */
+/* This process alone, without MPI: every field ARG names (in *list,
+ * malloc'd; ARG's file in `file`); prints the error of `cmd` and returns
+ * TOOL_FAIL when it cannot list. */
 static int list_file(const char *cmd, const char *arg, char *file, size_t size, lattio_h5_entry **list, int *count)
 {
-    tool_mpi_ensure();
-    const int rc = lattio_h5_fields(MPI_COMM_SELF, arg, 4, file, size, list, count);
+    const int rc = lattio_h5_fields_serial(arg, 4, file, size, list, count);
     return rc == LATTIO_OK ? TOOL_OK : tool_status_error(cmd, arg, rc, "%s", tool_detail());
 }
 

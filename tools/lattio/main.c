@@ -2,7 +2,7 @@
  *
  * To add a subcommand: define a `const tool_command tool_cmd_NAME` in
  * tools/lattio/cmd_NAME.c, declare it in tool.h and list it in `commands`.
- * Under an MPI launcher (see mpi.c) every rank runs main: a command marked
+ * Under an MPI launcher (see mpi/launcher.c) every rank runs main: a command marked
  * parallel runs on every rank, any other on rank 0 alone. */
 #include "tool.h"
 
@@ -62,7 +62,7 @@ static int general(int argc, char **argv, FILE *out, int *rc)
         return 1;
     }
     if (strcmp(name, "--version") == 0) {
-        if (out) printf("lattio %s\n", lattio_version());
+        if (out) printf("lattio %s\nbuilt with %s\n", lattio_version(), lattio_build_info());
         return 1;
     }
     return 0;

@@ -35,7 +35,7 @@ extern const tool_command tool_cmd_container;
 extern const tool_command tool_cmd_bench;
 extern const tool_command tool_cmd_clean;
 
-/* --- MPI launchers (mpi.c) -------------------------------------------------
+/* --- MPI launchers (mpi/launcher.c; serial/no_mpi.c without MPI) -----------
  * Under mpirun/mpiexec/srun the command runs on every rank; otherwise MPI is
  * never initialised and the functions below act as for one rank. */
 

@@ -1,6 +1,6 @@
-/* verify_report.c -- `lattio verify`: the
- * library's verification run serially or over the launcher's ranks, and
- * its report printed as text or as the library's JSON. */
+/* verify_report.c -- `lattio verify`: the library's verification on this
+ * process (over the launcher's ranks: mpi/run_mpi.c), and its report
+ * printed as text or as the library's JSON. */
 #include "gauge_tool.h"
 
 #include <inttypes.h>
@@ -10,19 +10,7 @@
 int tool_verify_serial(const char *path, verify_report *rep, double **u)
 {
     if (u) *u = NULL;
-    if (!lattio_h5_is_target(path)) return lattio_verify_file(path, rep, u) == LATTIO_OK;
-    tool_mpi_ensure(); /* HDF5 reads through MPI-IO: this process alone */
-    lattio_layout l;
-    return lattio_verify(MPI_COMM_SELF, path, rep, &l, u) == LATTIO_OK; /* one rank: the whole field */
-}
-
-int tool_verify(const char *path, verify_report *rep)
-{
-    int running = 0;
-    MPI_Initialized(&running);
-    if (!running || tool_nranks() < 2) return tool_verify_serial(path, rep, NULL);
-    lattio_layout l;
-    return lattio_verify(MPI_COMM_WORLD, path, rep, &l, NULL) == LATTIO_OK;
+    return lattio_verify_file(path, rep, u) == LATTIO_OK; /* HDF5 too: without MPI */
 }
 
 static void text_gauge(FILE *f, const verify_report *rep)

@@ -7,9 +7,6 @@
 #include "field/field_internal.h"
 #include "io/xfer.h"
 
-/* Local: the layout's sites are the descriptor's elements in memory format. */
-int lattio_field_check_memory(const lattio_field_desc *d, const lattio_layout *l, const void *local);
-
 /* One field transfer's pipeline: the staging of the caller's buffer, the
  * file's view of the same box (file bytes per site, no ghosts) and the
  * stager handed to lattio_xfer_*. */

@@ -10,28 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_native(int fmt)
-{
-    return fmt == LATTIO_REAL_F32_NATIVE || fmt == LATTIO_REAL_F64_NATIVE;
-}
-
 /* Staging bound: the descriptor's, the environment's (LATTIO_STAGING_BYTES),
  * or 0 (the strategy's default: src/strategy/independent.c, collective.c). */
 uint64_t lattio_field_staging_bound(const lattio_field_desc *d, const lattio_file *f)
 {
     return d->staging_bytes ? d->staging_bytes : lattio_xfer_staging_bytes(f);
-}
-
-/* The layout's sites are the descriptor's elements in memory format. */
-int lattio_field_check_memory(const lattio_field_desc *d, const lattio_layout *l, const void *local)
-{
-    RETURN_IF(!d || !l, LATTIO_ERR_ARG);
-    RETURN_IF(!local && lattio_layout_local_sites(l) > 0, LATTIO_ERR_ARG);
-    RETURN_IF(!is_native(d->mem_format), LATTIO_ERR_ARG);
-    RETURN_IF(d->elements == 0 || d->elements > SIZE_MAX / 16, LATTIO_ERR_ARG);
-    RETURN_IF_ERROR(lattio_layout_check(l));
-    RETURN_IF(l->site_bytes != d->elements * lattio_real_size(d->mem_format), LATTIO_ERR_ARG);
-    return LATTIO_OK;
 }
 
 static void phase_cb(void *ctx, int phase)

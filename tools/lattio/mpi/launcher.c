@@ -1,4 +1,4 @@
-/* mpi.c -- the `lattio` command under an MPI launcher.
+/* launcher.c -- the `lattio` command under an MPI launcher.
  *
  * Started by mpirun/mpiexec/srun (recognised by the launcher's environment
  * variables) the command initialises MPI and every rank runs it: commands

@@ -6,7 +6,7 @@
  * request) moves the same staged bytes with collective H5Dwrite / H5Dread
  * of each rank's slabs in the dataset's own type, so HDF5 converts nothing
  * and stays collective; ranks out of slabs join with empty selections. */
-#include "h5_internal.h"
+#include "h5_mpi.h"
 
 #include <string.h>
 

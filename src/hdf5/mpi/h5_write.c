@@ -2,7 +2,7 @@
  * a new file under a temporary name (or a copy of the file appended to),
  * HDF5 lays out the dataset(s) and metadata, the field pipe moves the bytes
  * (h5_move.c), the checksums become attributes, the rename publishes. */
-#include "h5_internal.h"
+#include "h5_mpi.h"
 #include "testhooks.h"
 
 #include <errno.h>

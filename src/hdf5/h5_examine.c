@@ -1,6 +1,7 @@
-/* h5_list.c -- what an HDF5 object is, judged without trusting the file
- * (lattio_h5_examine), and the lattice fields a file holds
- * (lattio_h5_list, lattio_h5_find): datasets of reals or complex
+/* h5_examine.c -- what an HDF5 object is, judged without trusting the file
+ * (lattio_h5_examine), and the walks that list a file's lattice fields or
+ * find one (lattio_h5_list_fields, lattio_h5_find_field, run by the serial
+ * and the collective listings alike): datasets of reals or complex
  * compounds with a lattice's dimensions, and Qlua gauge groups (datasets
  * "0".."3"), in name order.  An object that cannot be read, a field whose
  * storage or filters lattio refuses, and a Qlua group with a direction or
@@ -472,14 +473,9 @@ int lattio_h5_examine(hid_t fid, const char *path, int nd, lattio_h5_entry *e)
 
 /* --- the listing ----------------------------------------------------------- */
 
-typedef struct listing {
-    int nd, max, count;
-    lattio_h5_entry *out;
-} listing;
-
 static int each(hid_t fid, const char *path, H5O_type_t type, void *data)
 {
-    listing *v = data;
+    lattio_h5_listing *v = data;
     lattio_h5_entry e;
     const int rc = type == H5O_TYPE_GROUP ? examine_group(fid, path, v->nd, &e) : examine_path(fid, path, v->nd, &e);
     if (rc == LATTIO_H5_NOT_FIELD) return LATTIO_OK;
@@ -489,57 +485,11 @@ static int each(hid_t fid, const char *path, H5O_type_t type, void *data)
     return type == H5O_TYPE_GROUP ? LATTIO_H5_SKIP : LATTIO_OK; /* a gauge group's datasets are its own */
 }
 
-/* Rank 0's first look: HDF5 at all, then fn in the guard's child. */
-static int first_pass(const char *path, lattio_h5_file_fn fn, void *data)
+int lattio_h5_list_fields(hid_t fid, void *data) { return lattio_h5_walk(fid, each, data); }
+
+int lattio_h5_find_field(hid_t fid, void *data)
 {
-    if (!lattio_h5_is_hdf5(path)) return LATTIO_FAIL(LATTIO_ERR_UNKNOWN_FORMAT, "not HDF5");
-    return lattio_h5_guarded(path, fn, data);
-}
-
-/* Collective: the first pass on rank 0, then `path` opened read-only on
- * comm and fn(fid, data) run on every rank; every rank gets the lowest
- * status. */
-static int with_file(MPI_Comm comm, const char *path, lattio_h5_file_fn fn, void *data)
-{
-    lattio_detail_clear();
-    lattio_h5_quiet q;
-    lattio_h5_quiet_begin(&q);
-    int rank = 0, rc = LATTIO_OK;
-    MPI_Comm_rank(comm, &rank);
-    if (rank == 0) rc = first_pass(path, fn, data);
-    if (MPI_Bcast(&rc, 1, MPI_INT, 0, comm) != MPI_SUCCESS) rc = LATTIO_FAIL(LATTIO_ERR_MPI, "first pass");
-    hid_t fapl = rc == LATTIO_OK ? lattio_h5_fapl(comm, MPI_INFO_NULL, 0) : -1;
-    hid_t fid = fapl >= 0 ? lattio_h5_fopen(path, H5F_ACC_RDONLY, fapl) : -1;
-    if (rc == LATTIO_OK && fid < 0) rc = lattio_h5_open_fail();
-    if (rc == LATTIO_OK) rc = fn(fid, data);
-    if (fid >= 0 && H5Fclose(fid) < 0 && rc == LATTIO_OK) rc = lattio_h5_fail(LATTIO_ERR_HDF5, "close");
-    if (fapl >= 0) H5Pclose(fapl);
-    H5Eclear2(H5E_DEFAULT);
-    lattio_h5_quiet_end(&q);
-    return lattio_agree(comm, rc);
-}
-
-static int list_fields(hid_t fid, void *data) { return lattio_h5_walk(fid, each, data); }
-
-int lattio_h5_list(MPI_Comm comm, const char *path, int nd, lattio_h5_entry *out, int max, int *count)
-{
-    RETURN_IF(!path || !count || (max > 0 && !out) || nd < 0 || nd > LATTIO_MAX_DIMS, LATTIO_ERR_ARG);
-    *count = 0;
-    listing v = {.nd = nd ? nd : 4, .max = max, .out = out};
-    const int rc = with_file(comm, path, list_fields, &v);
-    *count = v.count;
-    return rc;
-}
-
-typedef struct finding {
-    const char *object;
-    int nd;
-    lattio_h5_entry *e;
-} finding;
-
-static int find_field(hid_t fid, void *data)
-{
-    finding *f = data;
+    lattio_h5_finding *f = data;
     char hard[LATTIO_H5_PATH_MAX];
     RETURN_IF_ERROR(lattio_h5_resolve(fid, f->object, hard, sizeof hard));
     const int rc = lattio_h5_examine(fid, hard, f->nd, f->e);
@@ -551,76 +501,19 @@ static int find_field(hid_t fid, void *data)
 
 int lattio_h5_guard_file(const char *path, int nd)
 {
-    listing v = {.nd = nd ? nd : 4};
-    return lattio_h5_guarded(path, list_fields, &v);
+    lattio_h5_listing v = {.nd = nd ? nd : 4};
+    return lattio_h5_guarded(path, lattio_h5_list_fields, &v);
 }
 
 int lattio_h5_guard_target(const char *path, const char *object, int nd)
 {
     lattio_h5_entry e;
-    finding f = {object, nd ? nd : 4, &e};
-    return lattio_h5_guarded(path, find_field, &f);
+    lattio_h5_finding f = {object, nd ? nd : 4, &e};
+    return lattio_h5_guarded(path, lattio_h5_find_field, &f);
 }
 
-int lattio_h5_find(MPI_Comm comm, const char *target, int nd, lattio_h5_entry *e)
+int lattio_h5_first_pass(const char *path, lattio_h5_file_fn fn, void *data)
 {
-    RETURN_IF(!target || !e || nd < 0 || nd > LATTIO_MAX_DIMS, LATTIO_ERR_ARG);
-    memset(e, 0, sizeof *e);
-    char *file = NULL, *object = NULL;
-    RETURN_IF_ERROR(lattio_h5_split(target, &file, &object));
-    finding f = {object, nd ? nd : 4, e};
-    const int rc = with_file(comm, file, find_field, &f);
-    lattio_free(file);
-    lattio_free(object);
-    return rc;
-}
-
-/* Collective: every lattice field of FILE (counted, then listed); *list is
- * malloc'd, NULL when there is none. */
-static int list_all(MPI_Comm comm, const char *file, int nd, lattio_h5_entry **list, int *count)
-{
-    int rc = lattio_h5_list(comm, file, nd, NULL, 0, count);
-    if (rc != LATTIO_OK || *count == 0) return rc;
-    *list = malloc((size_t)*count * sizeof **list);
-    rc = lattio_agree(comm, *list ? LATTIO_OK : LATTIO_ERR_NOMEM);
-    int all = 0;
-    if (rc == LATTIO_OK) rc = lattio_h5_list(comm, file, nd, *list, *count, &all);
-    if (rc == LATTIO_OK && all != *count) /* the file changed between the calls */
-        rc = LATTIO_FAIL(LATTIO_ERR_HDF5, "the file changed while it was listed");
-    return rc;
-}
-
-int lattio_h5_fields(MPI_Comm comm, const char *target, int nd, char *file, size_t file_size,
-                     lattio_h5_entry **list, int *count)
-{
-    RETURN_IF(!target || !list || !count || !file || !file_size, LATTIO_ERR_ARG);
-    *list = NULL, *count = 0, file[0] = '\0';
-    /* rank 0 decides whether target names a whole file (another node's
-     * view of the name may lag) */
-    struct stat st;
-    int rank = 0, whole = 0;
-    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Comm_rank(comm, &rank), "rank"));
-    if (rank == 0) whole = stat(target, &st) == 0 && S_ISREG(st.st_mode);
-    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Bcast(&whole, 1, MPI_INT, 0, comm), "bcast"));
-    char *f = NULL, *object = NULL;
-    int rc = whole ? LATTIO_OK : lattio_h5_split(target, &f, &object);
-    const char *name = whole ? target : f;
-    if (rc == LATTIO_OK && strlen(name) >= file_size) rc = LATTIO_FAIL(LATTIO_ERR_ARG, "file name too long");
-    if (rc == LATTIO_OK) snprintf(file, file_size, "%s", name);
-    rc = lattio_agree(comm, rc);
-    if (rc == LATTIO_OK && whole) {
-        rc = list_all(comm, target, nd, list, count);
-    } else if (rc == LATTIO_OK) {
-        *list = malloc(sizeof **list);
-        rc = lattio_agree(comm, *list ? LATTIO_OK : LATTIO_ERR_NOMEM);
-        if (rc == LATTIO_OK) rc = lattio_h5_find(comm, target, nd, *list);
-        *count = rc == LATTIO_OK;
-    }
-    lattio_free(f);
-    lattio_free(object);
-    if (rc != LATTIO_OK) {
-        free(*list);
-        *list = NULL, *count = 0;
-    }
-    return rc;
+    if (!lattio_h5_is_hdf5(path)) return LATTIO_FAIL(LATTIO_ERR_UNKNOWN_FORMAT, "not HDF5");
+    return lattio_h5_guarded(path, fn, data);
 }
