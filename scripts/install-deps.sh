@@ -27,7 +27,7 @@ if [ "$group" = stacks ]; then
   done
   exit 0
 fi
-base="build-essential cmake ninja-build pkg-config libopenmpi-dev openmpi-bin libdeflate-dev python3 python3-venv python3-dev libssl-dev libhdf5-openmpi-dev hdf5-tools"
+base="build-essential cmake ninja-build pkg-config libopenmpi-dev openmpi-bin libdeflate-dev python3 python3-venv python3-dev libssl-dev libhdf5-openmpi-dev libhdf5-dev hdf5-tools"
 fuzz="clang libclang-rt-14-dev"
 mpich="mpich libmpich-dev libhdf5-mpich-dev"
 bench="strace" # bench/container.sh counts metadata operations with strace -f

@@ -24,7 +24,8 @@ _os.environ.setdefault("OMPI_MCA_sharedfp", "^lockedfile")
 from .errors import (ArgumentError, ChecksumError, ContainerError, FormatError, HDF5Error,  # noqa: F401
                      LattioError, LattioIOError, MPIError, RankArgumentError)
 
-__all__ = ["load", "load_fields", "save", "open", "info", "verify", "convert", "memmap", "format_of", "local_box", "gauge", "FORMATS", "FIELD_TYPES",
+__all__ = ["load", "load_fields", "save", "open", "info", "verify", "convert", "memmap", "format_of", "local_box", "gauge",
+           "build_info", "FORMATS", "FIELD_TYPES",
            "LattioError",
            "ArgumentError", "LattioIOError", "FormatError", "ChecksumError", "MPIError",
            "RankArgumentError", "ContainerError", "HDF5Error"]
@@ -33,14 +34,16 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ below loads them
     from ._grid import local_box  # noqa: F401
-    from .api import FIELD_TYPES, FORMATS, convert, format_of, info, load, load_fields, memmap, save, verify  # noqa: F401
+    from .api import (FIELD_TYPES, FORMATS, build_info, convert, format_of, info, load, load_fields,  # noqa: F401
+                      memmap, save, verify)
     from .file import open  # noqa: F401
     from . import gauge  # noqa: F401
 
 # What needs a C extension is imported at its first use, not by `import
 # lattio`.  Serial calls use the MPI-free lattio._core; only a communicator
 # or an HDF5 file brings in lattio._lattio and mpi4py (which initialises MPI).
-_FROM_API = ("load", "load_fields", "save", "info", "verify", "convert", "memmap", "format_of", "FORMATS", "FIELD_TYPES")
+_FROM_API = ("load", "load_fields", "save", "info", "verify", "convert", "memmap", "format_of", "build_info", "FORMATS",
+             "FIELD_TYPES")
 _SUBMODULES = ("api", "file", "gauge", "_formats", "_load", "_save", "_report", "_convert", "_mpi", "_grid", "_core", "_lattio")
 
 

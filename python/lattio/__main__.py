@@ -28,8 +28,8 @@ def command_path() -> str:
         cand = shutil.which("lattio", path=d) if d else None
         if cand and os.path.realpath(cand) != me and not _is_python_script(cand):
             return cand
-    raise FileNotFoundError("the lattio command is not installed with this package (%s): it needs the MPI "
-                            "build (pip install on a machine with MPI, docs/python.md)" % here)
+    raise FileNotFoundError("the lattio command is not installed with this package (%s): reinstall it "
+                            "(pip install; docs/install.md)" % here)
 
 
 def _is_python_script(path: str) -> bool:

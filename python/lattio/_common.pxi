@@ -104,11 +104,13 @@ cdef extern from "lattio.h" nogil:
         const char *file_xml
         const char *record_xml
         const char *date
+        const char *nersc_header
 
     ctypedef struct lattio_lime_reader:
         pass
 
     const char *lattio_version()
+    const char *lattio_build_info()
     const char *lattio_strerror(int status)
     const char *lattio_error_name(int status)
     int lattio_last_detail(char *buf, size_t size)
@@ -213,6 +215,11 @@ cdef int MODE_CREATE = 2
 def version():
     """The C library's version, "major.minor.patch"."""
     return lattio_version().decode()
+
+
+def build_info():
+    """What the C library's build holds, in one line (lattio_build_info)."""
+    return lattio_build_info().decode()
 
 
 def status_error(int rc, what=""):
@@ -535,3 +542,105 @@ cdef extern from "lattio.h" nogil:
     void lattio_info_report_free(lattio_info_report *rep)
     int lattio_info_file(const char *path, int flags, lattio_info_report *rep)
     int lattio_info_report_json(const lattio_info_report *rep, char **json)
+
+
+# --- HDF5 fields: the listing's entries, and the MPI-free calls (the serial
+# module reads HDF5 with them where the library has them) ---------------------
+cdef extern from "lattio.h" nogil:
+    ctypedef struct lattio_field_read_info:
+        lattio_field_info field
+        lattio_scidac_sum computed
+        int checksum
+
+    ctypedef struct lattio_h5_entry:
+        char path[256]
+        int layout
+        int gauge
+        int colors
+        int nd
+        uint64_t dims[8]
+        uint64_t elements
+        int precision
+        int big_endian
+        int checksum
+        char type[24]
+        int type_colors
+
+    int lattio_h5_serial_available()
+    int lattio_h5_list_serial(const char *path, int nd, lattio_h5_entry *out, int max, int *count)
+    int lattio_h5_find_serial(const char *target, int nd, lattio_h5_entry *e)
+    int lattio_h5_read_serial(const char *target, const lattio_field_desc *d, const lattio_layout *l,
+                              void *values, lattio_field_read_info *info)
+
+
+cdef dict h5_entry_dict(lattio_h5_entry *e):
+    return {"path": e.path.decode("utf-8", "backslashreplace"),
+            "layout": H5_LAYOUT_NAMES.get(e.layout, "unknown"), "gauge": bool(e.gauge), "colors": e.colors,
+            "dims": tuple(int(e.dims[k]) for k in range(e.nd)),
+            "elements": int(e.elements), "precision": e.precision,
+            "byte_order": "big" if e.big_endian else "little",
+            "checksum": {1: "scidac", 2: "sha256"}.get(e.checksum, "none"),
+            "type": e.type.decode("ascii") or None, "type_colors": e.type_colors}
+
+
+# The HDF5 listing, lookup and read of both modules: the C call (serial, or
+# on the MPI module's communicator: arg) passed in, the rest shared.
+ctypedef int (*h5_list_fn)(void *arg, const char *path, lattio_h5_entry *out, int max, int *count) noexcept nogil
+ctypedef int (*h5_find_fn)(void *arg, const char *target, lattio_h5_entry *e) noexcept nogil
+ctypedef int (*h5_read_fn)(void *arg, const char *target, const lattio_field_desc *d, const lattio_layout *l,
+                           void *values, lattio_field_read_info *info) noexcept nogil
+
+
+cdef list h5_list_with(h5_list_fn fn, void *arg, path):
+    """The lattice fields of an HDF5 file, as dicts: counted, then listed."""
+    cdef bytes p = fspath(path)
+    cdef const char *cp = p
+    cdef int n = 0, m = 0, rc
+    with nogil:
+        rc = fn(arg, cp, NULL, 0, &n)
+    check(rc, path)
+    cdef lattio_h5_entry *e = <lattio_h5_entry *>malloc(max(n, 1) * sizeof(lattio_h5_entry))
+    if e == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            rc = fn(arg, cp, e, n, &m)
+        check(rc, path)
+        return [h5_entry_dict(&e[i]) for i in range(min(n, m))]
+    finally:
+        free(e)
+
+
+cdef dict h5_find_with(h5_find_fn fn, void *arg, target):
+    """The lattice field at target ("FILE:/PATH", soft links inside the file
+    followed, as every reader follows them), as a dict."""
+    cdef bytes p = fspath(target)
+    cdef const char *cp = p
+    cdef lattio_h5_entry e
+    cdef int rc
+    with nogil:
+        rc = fn(arg, cp, &e)
+    check(rc, target)
+    return h5_entry_dict(&e)
+
+
+cdef tuple h5_read_with(h5_read_fn fn, void *arg, target, int mem_format, uint64_t elements, glob, lo, count,
+                        cnp.ndarray out, bint verify):
+    """The HDF5 field at target (this process's box) into out: (checksum state, metadata)."""
+    cdef bytes p = fspath(target)
+    cdef const char *cp = p
+    cdef lattio_layout l
+    cdef lattio_field_desc d
+    cdef lattio_field_read_info info
+    cdef int rc
+    prepare(&l, &d, FIELD_ILDG_GAUGE if elements == 72 else FIELD_GENERIC, mem_format, REAL_F64_BE, elements,
+            glob, lo, count)
+    d.skip_checksum = 0 if verify else 1
+    memset(&info, 0, sizeof(info))
+    cdef void *buf = data_of(out)
+    with nogil:
+        rc = fn(arg, cp, &d, &l, buf, &info)
+    meta = field_info_dict(&info.field) if rc == 0 else None
+    lattio_field_info_free(&info.field)
+    check(rc, target)
+    return CHECKSUM_STATES.get(info.checksum, "unknown"), meta

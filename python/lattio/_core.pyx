@@ -127,7 +127,9 @@ def gauge_write(path, str fmt, cnp.ndarray u, int precision, dict meta):
     cdef bytes fx = opt_bytes(meta.get("file_xml"), "file_xml")
     cdef bytes rx = opt_bytes(meta.get("record_xml"), "record_xml")
     cdef bytes date = opt_bytes(meta.get("date"), "date")
+    cdef bytes header = opt_bytes(meta.get("header"), "header")
     o.lfn, o.label, o.file_xml, o.record_xml, o.date = cstr(lfn), cstr(label), cstr(fx), cstr(rx), cstr(date)
+    o.nersc_header = cstr(header)
     if meta.get("nersc_rows") is not None:
         o.nersc_rows = int(meta["nersc_rows"])
     if meta.get("little_endian") is not None:
@@ -402,3 +404,38 @@ def convert(src, dst, dict opts):
     """lattio_convert_file: the library's conversion by this process alone,
     as its report's dict (``lattio convert --json``'s object)."""
     return run_convert(convert_alone, NULL, src, dst, opts)
+
+
+def h5_available():
+    """True where this library reads HDF5 without MPI (a serial libhdf5 in
+    a build without MPI: docs/install.md)."""
+    return bool(lattio_h5_serial_available())
+
+
+cdef int serial_list(void *arg, const char *path, lattio_h5_entry *out, int max, int *count) noexcept nogil:
+    return lattio_h5_list_serial(path, 4, out, max, count)
+
+
+cdef int serial_find(void *arg, const char *target, lattio_h5_entry *e) noexcept nogil:
+    return lattio_h5_find_serial(target, 4, e)
+
+
+cdef int serial_read(void *arg, const char *target, const lattio_field_desc *d, const lattio_layout *l,
+                     void *values, lattio_field_read_info *info) noexcept nogil:
+    return lattio_h5_read_serial(target, d, l, values, info)
+
+
+def h5_list(path):
+    """The lattice fields of an HDF5 file, as dicts (lattio_h5_list_serial)."""
+    return h5_list_with(serial_list, NULL, path)
+
+
+def h5_find(target):
+    """The lattice field at target ("FILE:/PATH"), as a dict (lattio_h5_find_serial)."""
+    return h5_find_with(serial_find, NULL, target)
+
+
+def h5_read(target, int mem_format, uint64_t elements, glob, cnp.ndarray out, bint verify):
+    """The whole HDF5 field at target into out (lattio_h5_read_serial).
+    Returns (checksum state, metadata)."""
+    return h5_read_with(serial_read, NULL, target, mem_format, elements, glob, (0,) * len(glob), glob, out, verify)

@@ -28,11 +28,6 @@ cdef extern from "lattio.h" nogil:
     ctypedef struct lattio_field_write_info:
         lattio_scidac_sum sum
 
-    ctypedef struct lattio_field_read_info:
-        lattio_field_info field
-        lattio_scidac_sum computed
-        int checksum
-
     ctypedef struct lattio_options:
         int durable
 
@@ -40,20 +35,6 @@ cdef extern from "lattio.h" nogil:
         int layout
         int transport
         int append
-
-    ctypedef struct lattio_h5_entry:
-        char path[256]
-        int layout
-        int gauge
-        int colors
-        int nd
-        uint64_t dims[8]
-        uint64_t elements
-        int precision
-        int big_endian
-        int checksum
-        char type[24]
-        int type_colors
 
     ctypedef struct lattio_file:
         pass
@@ -242,77 +223,40 @@ def volumes_write(comm, path, int volfmt, int kind, int mem_format, int disk_for
     check(rc, path)
 
 
+cdef int comm_list(void *arg, const char *path, lattio_h5_entry *out, int max, int *count) noexcept nogil:
+    return lattio_h5_list((<MPI_Comm *>arg)[0], path, 4, out, max, count)
+
+
+cdef int comm_find(void *arg, const char *target, lattio_h5_entry *e) noexcept nogil:
+    return lattio_h5_find((<MPI_Comm *>arg)[0], target, 4, e)
+
+
+cdef int comm_read(void *arg, const char *target, const lattio_field_desc *d, const lattio_layout *l,
+                   void *values, lattio_field_read_info *info) noexcept nogil:
+    cdef lattio_h5_options o
+    lattio_h5_options_default(&o)
+    o.layout = 0
+    return lattio_h5_read((<MPI_Comm *>arg)[0], target, d, l, values, &o, info, NULL)
+
+
 def h5_list(comm, path):
     """Collective: the lattice fields of an HDF5 file, as dicts."""
     cdef MPI_Comm c = as_comm(comm)
-    cdef bytes p = fspath(path)
-    cdef const char *cp = p
-    cdef int n = 0, m = 0, rc
-    with nogil:
-        rc = lattio_h5_list(c, cp, 4, NULL, 0, &n)
-    check(rc, path)
-    cdef lattio_h5_entry *e = <lattio_h5_entry *>malloc(max(n, 1) * sizeof(lattio_h5_entry))
-    if e == NULL:
-        raise MemoryError()
-    try:
-        with nogil:
-            rc = lattio_h5_list(c, cp, 4, e, n, &m)
-        check(rc, path)
-        out = []
-        for i in range(min(n, m)):
-            out.append(h5_entry_dict(&e[i]))
-        return out
-    finally:
-        free(e)
-
-
-cdef dict h5_entry_dict(lattio_h5_entry *e):
-    return {"path": e.path.decode("utf-8", "backslashreplace"),
-            "layout": H5_LAYOUT_NAMES.get(e.layout, "unknown"), "gauge": bool(e.gauge), "colors": e.colors,
-            "dims": tuple(int(e.dims[k]) for k in range(e.nd)),
-            "elements": int(e.elements), "precision": e.precision,
-            "byte_order": "big" if e.big_endian else "little",
-            "checksum": {1: "scidac", 2: "sha256"}.get(e.checksum, "none"),
-            "type": e.type.decode("ascii") or None, "type_colors": e.type_colors}
+    return h5_list_with(comm_list, &c, path)
 
 
 def h5_find(comm, target):
     """Collective: the lattice field at target ("FILE:/PATH", soft links inside
     the file followed, as every reader follows them), as a dict."""
     cdef MPI_Comm c = as_comm(comm)
-    cdef bytes p = fspath(target)
-    cdef const char *cp = p
-    cdef lattio_h5_entry e
-    cdef int rc
-    with nogil:
-        rc = lattio_h5_find(c, cp, 4, &e)
-    check(rc, target)
-    return h5_entry_dict(&e)
+    return h5_find_with(comm_find, &c, target)
 
 
 def h5_read(comm, target, int mem_format, uint64_t elements, glob, lo, count, cnp.ndarray out,
             bint verify):
     """Collective: the HDF5 field at target into out.  Returns (checksum state, metadata)."""
     cdef MPI_Comm c = as_comm(comm)
-    cdef bytes p = fspath(target)
-    cdef const char *cp = p
-    cdef lattio_layout l
-    cdef lattio_field_desc d
-    cdef lattio_field_read_info info
-    cdef lattio_h5_options o
-    cdef int rc
-    prepare(&l, &d, FIELD_ILDG_GAUGE if elements == 72 else FIELD_GENERIC, mem_format, REAL_F64_BE, elements, glob, lo, count)
-    d.skip_checksum = 0 if verify else 1
-    lattio_h5_options_default(&o)
-    o.layout = 0
-    memset(&info, 0, sizeof(info))
-    cdef void *buf = data_of(out)
-    with nogil:
-        rc = lattio_h5_read(c, cp, &d, &l, buf, &o, &info, NULL)
-    meta = field_info_dict(&info.field) if rc == 0 else None
-    lattio_field_info_free(&info.field)
-    check(rc, target)
-    return CHECKSUM_STATES.get(info.checksum, "unknown"), meta
+    return h5_read_with(comm_read, &c, target, mem_format, elements, glob, lo, count, out, verify)
 
 
 def h5_write(comm, target, int kind, int mem_format, int disk_format, uint64_t elements,

@@ -14,7 +14,7 @@ from .errors import from_status
 from ._formats import (PathLike, _complex_dtype, _h5_entry, _h5_group, _h5_site, _h5_split, _path, _pick_field,
                       _real_dtype, _site_of, _typed_site)
 from . import _mpi
-from ._mpi import _agreed, _block, _comm, _h5_fields, _on_root, _parallel
+from ._mpi import _agreed, _block, _comm, _h5_fields, _h5_serial, _on_root, _parallel
 
 if TYPE_CHECKING:
     from mpi4py import MPI
@@ -129,7 +129,7 @@ def load_fields(path: PathLike, *, comm: Optional["MPI.Comm"] = None, grid: Opti
     fmt = _on_root(comm, lambda: _core.detect(_h5_split(path)[0]))
     if fmt == "hdf5":
         file, obj = _h5_split(path)
-        entries = _h5_group(_parallel().h5_list(comm, file), obj, path)
+        entries = _h5_group(_h5_fields(comm, file, None), obj, path)
         return [_load_h5("%s:%s" % (file, e["path"]), comm, grid, verify, dtype) for e in entries]
     if fmt in ("ildg", "scidac"):
         fields = _on_root(comm, lambda: _core.lime_fields(path))
@@ -259,6 +259,10 @@ def _load_h5(path, comm, grid, verify, dtype):
 
     e, n, dt, glob, lo, count, out = _agreed(comm, setup)
     mem = _core.REAL_F32 if dt in (np.dtype(np.complex64), np.dtype(np.float32)) else _core.REAL_F64
-    _state, meta = _parallel().h5_read(comm, "%s:%s" % (file, e["path"]), mem, n, glob, lo, count, out, verify)
+    target = "%s:%s" % (file, e["path"])
+    if _h5_serial(comm):
+        _state, meta = _core.h5_read(target, mem, n, glob, out, verify)
+    else:
+        _state, meta = _parallel().h5_read(comm, target, mem, n, glob, lo, count, out, verify)
     site = _typed_site(meta, n, out.dtype.kind == "c") if meta and not e["gauge"] else None
     return out.reshape(out.shape[:4] + site) if site is not None else out

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 from ._grid import agree, box, grid_of
-from .errors import MPIError
+from .errors import HDF5Error, MPIError
 
 
 def _comm(comm):
@@ -98,8 +98,28 @@ def _block(comm, grid, extents):
     return extents, lo, count
 
 
+def _h5_serial(comm) -> bool:
+    """HDF5 read on this process without MPI: no communicator, and a
+    library that reads HDF5 on a serial libhdf5 (a build without MPI).
+    Raises HDF5Error where HDF5 cannot be read at all (no serial libhdf5
+    and no MPI module)."""
+    import importlib.util
+
+    from . import _core
+    if comm is None and _core.h5_available():
+        return True
+    if importlib.util.find_spec("lattio._lattio") is None:
+        raise HDF5Error(-701, "ERR_HDF5_UNAVAILABLE", "HDF5 unavailable",
+                        "this lattio was built without HDF5 (%s): install libhdf5-dev (or MPI with parallel "
+                        "HDF5) and reinstall, docs/install.md" % _core.build_info())
+    return False
+
+
 def _h5_fields(comm, file, obj):
     """The fields a reader of FILE (obj None) or of FILE:obj (soft links
     inside the file followed, the library's rule) sees."""
+    if _h5_serial(comm):
+        from . import _core
+        return _core.h5_list(file) if obj is None else [_core.h5_find("%s:%s" % (file, obj))]
     par = _parallel()
     return par.h5_list(comm, file) if obj is None else [par.h5_find(comm, "%s:%s" % (file, obj))]

@@ -11,7 +11,7 @@ import numpy as np
 from . import _core
 from .errors import FormatError
 from ._formats import PathLike, _h5_split, _numbered_records, _path, _pick_field, _site_of, _value_code
-from ._mpi import _parallel
+from ._mpi import _h5_fields, _h5_serial, _parallel
 
 __all__ = ["info", "verify", "memmap"]
 
@@ -40,7 +40,7 @@ def info(path: PathLike) -> List[Dict[str, Any]]:
     file, _ = _h5_split(path)
     fmt = _core.detect(file) if os.path.isfile(file) else None
     if fmt == "hdf5":
-        return _parallel().h5_list(None, file)
+        return _h5_fields(None, file, None)
     if fmt in ("nersc", "milc", "openqcd", "hirep"):
         from .file import File
         f = File(file)
@@ -78,8 +78,8 @@ def verify(path: PathLike) -> Dict[str, Any]:
     volumes = _core.volumes_probe(path)
     if not volumes:
         _core.detect(file)  # a file that cannot be opened or has no known format raises
-    if volumes or not _core.h5_is_target(path):
-        rep = _core.verify(path)
+    if volumes or not _core.h5_is_target(path) or _h5_serial(None):
+        rep = _core.verify(path)  # HDF5 too where the library reads it without MPI
     else:
         rep = _parallel().verify(None, path)
     return _verify_dict(path, rep)
@@ -163,3 +163,28 @@ def _memmap_plain(path, record):
     g = File(path).fields[0]
     d = g._disk
     return np.memmap(path, dtype=d["dtype"], mode="r", offset=d["offset"], shape=g.shape[:4] + (4, d["rows"], 3))
+
+
+def build_info() -> Dict[str, Any]:
+    """What this installation of lattio holds (docs/install.md):
+    ``library`` (the C library's build in one line: MPI, HDF5, CRC-32,
+    SHA-256), ``mpi`` (the MPI module is installed: communicators, HDF5
+    writes), ``hdf5_read`` (HDF5 files read here: ``"without MPI"`` on a
+    serial libhdf5, ``"with MPI"`` through the MPI module, or ``None``),
+    ``command`` (the ``lattio`` command's path, ``None`` without it).
+
+        >>> lattio.build_info()["hdf5_read"]
+        'with MPI'
+    """
+    import importlib.util
+
+    from .__main__ import command_path
+
+    mpi = importlib.util.find_spec("lattio._lattio") is not None
+    library = _core.build_info()
+    hdf5 = "without MPI" if _core.h5_available() else "with MPI" if mpi and "parallel" in library else None
+    try:
+        cmd: Any = command_path()
+    except FileNotFoundError:
+        cmd = None
+    return {"library": library, "mpi": mpi, "hdf5_read": hdf5, "command": cmd}

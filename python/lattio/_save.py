@@ -4,6 +4,7 @@ written under a temporary name and re-read before the rename.
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING, Any, Dict, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
@@ -20,7 +21,23 @@ if TYPE_CHECKING:
 __all__ = ["save"]
 
 
-_META_KEYS = {"lfn", "file_xml", "record_xml", "date", "label", "datatype", "nersc_rows", "little_endian"}
+# One vocabulary for reading and saving (docs/python.md, "Metadata keys"):
+# the keys lattio.open(...).metadata and Field.metadata give are the keys
+# save takes.  Written: what a file carries besides its data, in the
+# writer's names; the same under the reader's other names; derived: what
+# the writer makes afresh from the array (dimensions, precision, checksums,
+# the private and format records, observables, the parsed views of text
+# that is written): accepted and not needed.
+_META_KEYS = {"lfn", "file_xml", "record_xml", "date", "label", "datatype", "nersc_rows", "little_endian", "header"}
+_META_SAME = {"file_text": "file_xml", "record_text": "record_xml", "lfn_text": "lfn", "scidac_date": "date",
+              "scidac_datatype": "datatype", "ensemble": "label", "time_stamp": "label"}
+_META_DERIVED = {"file", "record", "private_file", "private_file_text", "private_record", "private_record_text",
+                 "ildg_format", "ildg_format_text", "scidac_colors", "scidac_spins", "scidac_typesize",
+                 "scidac_datacount", "scidac_recordtype", "plaquette", "link_trace", "checksum", "checksum_text",
+                 "layout", "attributes"}
+# NERSC header keys lattio computes from the data (the rest of a header is written back)
+_NERSC_COMPUTED = {"HDR_VERSION", "DATATYPE", "STORAGE_FORMAT", "DIMENSION_1", "DIMENSION_2", "DIMENSION_3",
+                   "DIMENSION_4", "LINK_TRACE", "PLAQUETTE", "CHECKSUM", "FLOATING_POINT"}
 
 
 # --- save ------------------------------------------------------------------
@@ -133,10 +150,19 @@ def save(path: PathLike, array: Union[np.ndarray, Sequence[np.ndarray]], *, form
         Stored precision; default: the array's (openQCD: always 64, MILC:
         always 32).
     metadata : dict, optional
-        ``lfn`` (ildg-data-lfn), ``file_xml`` and ``record_xml`` (SciDAC user
-        XML, verbatim), ``date``, ``label`` (NERSC ensemble label, MILC time
-        stamp), ``datatype`` (SciDAC/HDF5 datatype of a non-gauge field),
-        ``nersc_rows`` (2 or 3), ``little_endian`` (NERSC, MILC).
+        What :func:`lattio.open` reads is what save writes (one vocabulary:
+        ``save(q, load(p), metadata=open(p).fields[0].metadata)`` writes
+        ``p``'s metadata records back): ``lfn`` (ildg-data-lfn),
+        ``file_text`` and ``record_text`` (SciDAC user XML, verbatim; also
+        ``file_xml``, ``record_xml``), ``date`` (``scidac_date``),
+        ``datatype`` (``scidac_datatype``; SciDAC/HDF5 datatype of a
+        non-gauge field), ``label`` (``ensemble``: NERSC ensemble label;
+        ``time_stamp``: MILC's), ``header`` (NERSC: the header dict; every
+        key lattio does not compute is written back), ``nersc_rows`` (2 or
+        3), ``little_endian`` (NERSC, MILC).  Keys the writer derives from
+        the array (``private_record``, ``ildg_format``, ``plaquette``, the
+        parsed ``file`` and ``record``, ...) are accepted; a record lattio
+        does not write is a ValueError naming it.
     verify : bool
         ILDG, SciDAC, HDF5: re-read the data before the rename and compare
         its checksum with the one written (a mismatch is rewritten once,
@@ -405,11 +431,43 @@ def _field_of(meta, site, cplx):
     return None
 
 
-def _checked_metadata(metadata):
-    meta = dict(metadata or {})
-    unknown = set(meta) - _META_KEYS
+def _canonical_metadata(metadata):
+    """The metadata in the writer's names: the reader's other names mapped,
+    derived keys dropped, unknown keys refused (ValueError naming them)."""
+    meta, unknown = {}, []
+    for key, value in dict(metadata or {}).items():
+        if key in _META_DERIVED:
+            continue
+        name = _META_SAME.get(key, key)
+        if name not in _META_KEYS:
+            unknown.append(key)
+        elif name not in meta or key == name:  # the writer's own name wins over another name of it
+            meta[name] = value
     if unknown:
-        raise ValueError("metadata keys %s unknown (known: %s)" % (sorted(unknown), ", ".join(sorted(_META_KEYS))))
+        raise ValueError("metadata keys %s are not written by lattio.save (written: %s; the reader's names of "
+                         "these and the keys derived from the data are accepted too; docs/python.md, "
+                         "\"Metadata keys\")" % (sorted(unknown), ", ".join(sorted(_META_KEYS))))
+    return meta
+
+
+def _nersc_header_text(header):
+    """A NERSC header dict (lattio.open's ``header``) as the KEY = VALUE
+    lines the writer takes, the keys it computes left out."""
+    if not isinstance(header, dict):
+        raise ValueError("metadata header must be a dict of NERSC header keys, not %s" % type(header).__name__)
+    lines = []
+    for key, value in header.items():  # NERSC's KEY = VALUE lines (MILC's and openQCD's headers are derived)
+        if not isinstance(key, str) or not re.fullmatch(r"[A-Z][A-Z0-9_]*", key) or key in _NERSC_COMPUTED:
+            continue
+        text = value if isinstance(value, str) else repr(value) if isinstance(value, float) else str(value)
+        if "\n" in text or "\0" in text:
+            raise ValueError("metadata header %r must be one line of text" % key)
+        lines.append("%s = %s" % (key, text))
+    return "\n".join(lines)
+
+
+def _checked_metadata(metadata):
+    meta = _canonical_metadata(metadata)
     for key, value in meta.items():  # checked here, on every rank, not in the collective call
         if key == "nersc_rows":
             if value not in (None, 2, 3):
@@ -417,6 +475,8 @@ def _checked_metadata(metadata):
         elif key == "little_endian":
             if value not in (None, True, False):
                 raise ValueError("metadata little_endian must be a bool, not %r" % (value,))
+        elif key == "header":
+            meta[key] = _nersc_header_text(value) if value is not None else None
         elif value is not None and (not isinstance(value, (str, bytes)) or
                                     ("\0" in value if isinstance(value, str) else b"\0" in value)):
             raise ValueError("metadata %r must be text without NUL bytes" % key)

@@ -14,7 +14,7 @@ formats, sites), :mod:`lattio._load`, :mod:`lattio._save`,
 from ._formats import FIELD_TYPES, FORMATS, SUFFIXES, PathLike, format_of
 from ._load import load, load_fields
 from ._convert import convert
-from ._report import info, memmap, verify
+from ._report import build_info, info, memmap, verify
 from ._save import save
 
 __all__ = ["load", "load_fields", "save", "info", "verify", "convert", "memmap", "format_of", "FORMATS", "SUFFIXES", "FIELD_TYPES",
