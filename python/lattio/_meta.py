@@ -1,6 +1,7 @@
 """Metadata texts as Python values: XML records as nested dicts, tmLQCD's
-and MILC's key = value lines as dicts, numbers as numbers (XML elements
-too, except checksums and version labels).
+and MILC's key = value lines as dicts (tmLQCD's records, MILC's info
+element inside the record XML), numbers as numbers (XML elements too,
+except checksums and version labels).
 """
 from __future__ import annotations
 
@@ -23,7 +24,9 @@ def _xml_dict(text: Optional[str]) -> Optional[Dict[str, Any]]:
     def conv(e):
         if len(e) == 0:
             text = (e.text or "").strip()
-            return text if e.tag.split("}")[-1] in _TEXT_TAGS else _number(text)
+            if e.tag.split("}")[-1] in _TEXT_TAGS:
+                return text
+            return _kv_dict(text) if _KV_LINES.fullmatch(text) else _number(text)
         out: Dict[str, Any] = {}
         for c in e:
             tag = c.tag.split("}")[-1]
@@ -38,6 +41,22 @@ def _xml_dict(text: Optional[str]) -> Optional[Dict[str, Any]]:
     return {root.tag.split("}")[-1]: conv(root)}
 
 
+_KV_LINE = r"[ \t]*[A-Za-z_][\w.\[\]-]*[ \t]*=[^\n]*"
+# two or more "key = value" lines: MILC's info element (gauge.beta11 = 7.0, ...)
+_KV_LINES = re.compile(r"%s(\n%s)+" % (_KV_LINE, _KV_LINE))
+
+
+def _kv_dict(text: str) -> Dict[str, Any]:
+    """Lines of "key = value" (a line of several "a = x, b = y" pairs gives
+    each its key) as a dict of typed values, quotes stripped."""
+    pairs = []
+    for line in text.splitlines():
+        parts = line.split(",")
+        pieces = parts if len(parts) > 1 and all("=" in p for p in parts) else [line]
+        pairs += [p.split("=", 1) for p in pieces if "=" in p]
+    return {k.strip(): _number(v.strip().strip('"')) for k, v in pairs}
+
+
 def _text_dict(text: Optional[str]) -> Optional[Dict[str, Any]]:
     """A record of XML (nested dicts) or of "key = value" lines (tmLQCD's
     xlf-info: plaquette, trajectory nr, beta, ...; a line of several
@@ -45,12 +64,7 @@ def _text_dict(text: Optional[str]) -> Optional[Dict[str, Any]]:
     xml = _xml_dict(text)
     if xml is not None or not text:
         return xml
-    pairs = []
-    for line in text.splitlines():
-        parts = line.split(",")
-        pieces = parts if len(parts) > 1 and all("=" in p for p in parts) else [line]
-        pairs += [p.split("=", 1) for p in pieces if "=" in p]
-    return {k.strip(): _number(v.strip().strip('"')) for k, v in pairs} or None
+    return _kv_dict(text) or None
 
 
 _TEXT_TAGS = ("suma", "sumb", "version")  # hex checksums and version labels stay text

@@ -50,7 +50,10 @@ def test_ildg_metadata_as_values():
         assert m["lfn"] == "lfn://USQCD/MILC/test/lat.sample.l4444"
         assert m["ildg_format"]["ildgFormat"]["field"] == "su3gauge"
         assert m["private_record"]["scidacRecord"]["datatype"] == "QDP_F3_ColorMatrix"
-        assert "gauge.beta11 = 7.000000" in m["record"]["info"] and m["record_text"].startswith("<?xml")
+        info = m["record"]["info"]  # MILC's info element: its key = value lines as typed keys
+        assert info["gauge.beta11"] == 7.0 and info["gauge.nloops"] == 3 and info["quark.mass1"] == 0.1
+        assert info["action.description"] == "Gauge plus fermion (improved)"
+        assert "gauge.beta11 = 7.000000" in m["record_text"] and m["record_text"].startswith("<?xml")
         assert f.metadata["private_file"]["scidacFile"]["dims"] == "4 4 4 4"
         # one numbering: the field's binary record is the same record in info() and memmap()
         rec = lattio.info(data("lat.sample.l4444.ildg"))[u.record - 1]
