@@ -27,6 +27,7 @@ process with SIGBUS, as with any memory map (:func:`lattio.memmap` too).
 from __future__ import annotations
 
 import os
+import re
 import struct
 import threading
 from typing import Any, Dict, List, Optional, Tuple, Union
@@ -320,6 +321,21 @@ _XML_TYPES = {"ildg-format": "ildg_format", "scidac-private-file-xml": "private_
 _PLAIN_TEXT = ("lfn", "propagator_type", "gauge_lfn_copy")  # records whose text is the value
 
 
+def _other_key(rtype: str) -> Optional[str]:
+    """The key of a text record of another writer (Grid's FieldMetaData, ...):
+    its type, characters other than letters, digits and _ as _."""
+    key = re.sub(r"[^0-9A-Za-z_]", "_", rtype)
+    return key if key and key not in _XML_TYPES.values() and not key.endswith("_text") else None
+
+
+def _is_text(text: str) -> bool:
+    """Text, not a binary payload: no NUL, few replaced or control characters."""
+    if "\0" in text:
+        return False
+    bad = sum(1 for c in text if c == "\ufffd" or (ord(c) < 32 and c not in "\n\r\t"))
+    return bad <= len(text) // 100
+
+
 def _lime_fields(file: File) -> List[Field]:
     recs = _numbered_records(file._src)
     file.records = recs
@@ -337,10 +353,10 @@ def _lime_fields(file: File) -> List[Field]:
         if fi["etmc_record"] and fi["etmc_record"] <= start:  # tmLQCD's second flavour: its format record
             mine = [recs[fi["etmc_record"] - 1]] + mine
         for r in mine:
-            key = _XML_TYPES.get(r["type"])
-            if key is None:
+            key = _XML_TYPES.get(r["type"]) or _other_key(r["type"])
+            text = _payload(file._src, r) if key else None
+            if text is None or (key not in _XML_TYPES.values() and not _is_text(text)):
                 continue
-            text = _payload(file._src, r)
             meta[key + "_text"] = text
             meta[key] = text if key in _PLAIN_TEXT else _text_dict(text)
             if key in ("private_file", "file") and key not in texts:

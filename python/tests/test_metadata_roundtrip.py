@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import lattio
-from conftest import DATA, parse_lime
+from conftest import DATA, parse_lime, write_lime
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED = os.path.join(HERE, "..", "..", "..", "shared", "testdata")
@@ -102,3 +102,33 @@ def test_unknown_keys_are_named():
         lattio.save("never.ildg", lattio.load(os.path.join(DATA, "unity.lime")), metadata={"lfn": "x", "colour": 3})
     assert "colour" in str(e.value) and "Metadata keys" in str(e.value)
     assert not os.path.exists("never.ildg")
+
+
+GRID_XML = (b'<?xml version="1.0"?>\n<FieldMetaData>\n  <hdr_version>1.0</hdr_version>\n'
+            b'  <plaquette>0.0382422893</plaquette>\n  <ensemble_id>grid-test</ensemble_id>\n'
+            b'  <sequence_number>12</sequence_number>\n</FieldMetaData>\n')
+
+
+def test_other_writers_records_are_shown(tmp_path):
+    """Grid's grid-format record (its FieldMetaData XML) and any other text
+    record before a field are in the field's metadata, typed, under their
+    type; a binary payload of an unknown type is not; saving them is a
+    ValueError naming them (lattio writes no grid-format record)."""
+    src = os.path.join(DATA, "t_dprec_ildg.lime")
+    path = str(tmp_path / "grid.lime")
+
+    recs = []
+    for t, _at, p in parse_lime(open(src, "rb").read()):
+        recs.append((t, p))
+        if t == "ildg-format":  # Grid writes its record beside ILDG's
+            recs += [("grid-format", GRID_XML), ("odd.binary", bytes(range(256)) * 4)]
+    write_lime(path, recs)
+    with lattio.open(path) as f:
+        meta = f.fields[0].metadata
+    grid = meta["grid_format"]["FieldMetaData"]
+    assert grid["plaquette"] == 0.0382422893 and grid["sequence_number"] == 12 and grid["ensemble_id"] == "grid-test"
+    assert meta["grid_format_text"] == GRID_XML.decode()
+    assert not any(k.startswith("odd") for k in meta), sorted(meta)
+    with pytest.raises(ValueError) as e:
+        lattio.save(str(tmp_path / "copy.ildg"), lattio.load(path), metadata=meta)
+    assert "grid_format" in str(e.value)
