@@ -354,8 +354,8 @@ def _lime_fields(file: File) -> List[Field]:
             mine = [recs[fi["etmc_record"] - 1]] + mine
         for r in mine:
             key = _XML_TYPES.get(r["type"]) or _other_key(r["type"])
-            text = _payload(file._src, r) if key else None
-            if text is None or (key not in _XML_TYPES.values() and not _is_text(text)):
+            text = _payload(file._src, r) if key is not None else None
+            if key is None or text is None or (key not in _XML_TYPES.values() and not _is_text(text)):
                 continue
             meta[key + "_text"] = text
             meta[key] = text if key in _PLAIN_TEXT else _text_dict(text)
