@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """`pip install` on every machine shape: for each shape, the development
 packages a machine of that shape lacks are hidden from the build (not only
-from PATH: their files are whited out of /usr by an overlay in a private
-mount namespace, so CMake, pkg-config and the compiler cannot see them),
+from PATH: their files are whited out of /usr by an overlay, its upper
+layer on a tmpfs, in a private mount namespace, so CMake, pkg-config and
+the compiler cannot see them),
 a wheel is built from the source tree (or from an sdist), installed into
 its own directory, and the package's tests for installs run against it in
 the same namespace: python/tests/test_install_shape.py (what the shape
@@ -77,27 +78,28 @@ def hidden_set(shape):
     return files
 
 
-def upper_dir(work, files):
-    """An overlay upper directory of /usr with a whiteout for each file."""
-    upper = os.path.join(work, "upper")
-    shutil.rmtree(upper, ignore_errors=True)
-    os.makedirs(upper)
-    for f in files:
-        rel = os.path.relpath(f, "/usr")
-        dst = os.path.join(upper, rel)
-        os.makedirs(os.path.dirname(dst), exist_ok=True)
-        if not os.path.lexists(dst):
-            os.mknod(dst, 0o600 | 0o020000, os.makedev(0, 0))  # a character device 0/0: a whiteout
-    return upper
+def hidden_list(work, files):
+    """The files to white out, relative to /usr, one per line in a list file."""
+    path = os.path.join(work, "hidden.txt")
+    with open(path, "w") as f:
+        for name in sorted(files):
+            f.write(os.path.relpath(name, "/usr") + "\n")
+    return path
 
 
-def in_namespace(work, upper, script, env):
-    """Run the shell script with /usr overlaid (whiteouts of upper)."""
-    wd = os.path.join(work, "overlay-work")
-    shutil.rmtree(wd, ignore_errors=True)
-    os.makedirs(wd)
-    prologue = ("mount --make-rprivate / && mount -t overlay overlay -o lowerdir=/usr,upperdir=%s,workdir=%s /usr"
-                " && " % (upper, wd))
+def in_namespace(work, listing, script, env):
+    """Run the shell script with /usr overlaid by whiteouts of the listed
+    files; the overlay's upper and work directories on a tmpfs of the
+    namespace (an overlay needs an upper file system that supports it,
+    whatever holds WORK)."""
+    ovl = os.path.join(work, "overlay")
+    os.makedirs(ovl, exist_ok=True)
+    prologue = (
+        "mount --make-rprivate / && mount -t tmpfs tmpfs %(o)s && mkdir %(o)s/upper %(o)s/work && "
+        "while IFS= read -r p; do mkdir -p \"%(o)s/upper/$(dirname \"$p\")\" && "
+        "mknod \"%(o)s/upper/$p\" c 0 0 || exit 5; done < %(l)s && "  # a character device 0/0: a whiteout
+        "mount -t overlay overlay -o lowerdir=/usr,upperdir=%(o)s/upper,workdir=%(o)s/work /usr && "
+    ) % {"o": ovl, "l": listing}
     return subprocess.run(["unshare", "-m", "sh", "-c", prologue + script], env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True)
 
@@ -118,7 +120,7 @@ def run_shape(py, src, work, name):
     shutil.rmtree(w, ignore_errors=True)
     os.makedirs(w)
     what = sdist_of(py, src, w) if shape.get("sdist") else src
-    upper = upper_dir(w, hidden_set(shape))
+    listing = hidden_list(w, hidden_set(shape))
     env = dict(os.environ, PATH="/usr/local/bin:/usr/bin:/bin", LATTIO_SHAPE=name,
                LATTIO_SHAPE_SITE=os.path.join(w, "site"), LATTIO_TESTDATA=os.path.join(src, "tests", "data", "real"))
     tests = TESTS + (["test_serial_install.py"] if shape.get("serial") else [])
@@ -137,7 +139,7 @@ def run_shape(py, src, work, name):
     ) % {"py": q(py), "w": q(w), "what": q(what),
          "tests": " ".join(q(os.path.join(src, "python", "tests", t)) for t in tests)}
     t0 = time.time()
-    r = in_namespace(w, upper, script, env)
+    r = in_namespace(w, listing, script, env)
     return r.returncode, r.stdout, time.time() - t0
 
 
