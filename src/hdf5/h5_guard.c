@@ -39,6 +39,8 @@ static int in_child; /* this process is a guard's child */
 
 int lattio_h5_guard_checks(void) { return in_child || !lattio_process_config_get()->h5_guard; }
 
+int lattio_h5_guard_in_child(void) { return in_child; }
+
 /* In the child: open, examine, report, leave. */
 static void child(int fd, const char *path, lattio_h5_file_fn fn, void *data)
 {

@@ -123,6 +123,8 @@ int lattio_h5_guarded(const char *path, lattio_h5_file_fn fn, void *data);
  * fresh and freed memory filled with a pattern so that garbage read as a
  * pointer faults there; a process whose child passed does not repeat it.) */
 int lattio_h5_guard_checks(void);
+/* Local.  1 in a guard's child. */
+int lattio_h5_guard_in_child(void);
 
 /* --- h5_examine.c: the guarded first pass ----------------------------------- */
 
@@ -176,6 +178,7 @@ typedef struct lattio_h5_finding {
     const char *object;
     int nd;
     lattio_h5_entry *e;
+    int read; /* the guard's first pass before a read: chunked data read too */
 } lattio_h5_finding;
 /* lattio_h5_file_fn's of the listing (data: a lattio_h5_listing) and of
  * the lookup of one target (data: a lattio_h5_finding). */

@@ -44,7 +44,7 @@ int lattio_h5_find_serial(const char *target, int nd, lattio_h5_entry *e)
     memset(e, 0, sizeof *e);
     char *file = NULL, *object = NULL;
     RETURN_IF_ERROR(lattio_h5_split(target, &file, &object));
-    lattio_h5_finding f = {object, nd ? nd : 4, e};
+    lattio_h5_finding f = {object, nd ? nd : 4, e, 0};
     const int rc = with_file(file, lattio_h5_find_field, &f);
     lattio_free(file);
     lattio_free(object);

@@ -47,7 +47,7 @@ int lattio_h5_find(MPI_Comm comm, const char *target, int nd, lattio_h5_entry *e
     memset(e, 0, sizeof *e);
     char *file = NULL, *object = NULL;
     RETURN_IF_ERROR(lattio_h5_split(target, &file, &object));
-    lattio_h5_finding f = {object, nd ? nd : 4, e};
+    lattio_h5_finding f = {object, nd ? nd : 4, e, 0};
     const int rc = with_file(comm, file, lattio_h5_find_field, &f);
     lattio_free(file);
     lattio_free(object);
