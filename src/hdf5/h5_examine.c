@@ -515,7 +515,7 @@ static int chunks_readable(hid_t ds, const char *path)
  * (a Qlua group's four, or the one) read through its chunk index. */
 static int data_readable(hid_t fid, const char *path)
 {
-    if (!lattio_h5_guard_checks() || !lattio_h5_guard_in_child()) return LATTIO_OK;
+    if (!lattio_h5_guard_in_child()) return LATTIO_OK;
     hid_t obj = H5Oopen(fid, path, H5P_DEFAULT);
     if (obj < 0) return lattio_h5_damaged(path, "object cannot be opened");
     int rc = LATTIO_OK;
