@@ -103,7 +103,9 @@ def dataset(file: File, drop_variables: Optional[Iterable[str]] = None) -> xr.Da
                  "checksum": f.checksum, "kind": f.kind}
         attrs.update(_attrs(f.metadata))
         data = indexing.LazilyIndexedArray(LattioArray(f))
-        variables[name] = xr.Variable(dims, data, attrs)
+        # a timeslice is the unit of the file's layout (contiguous in LIME):
+        # chunks={} reads one per chunk, chunks="auto" as many as fill dask's chunk size
+        variables[name] = xr.Variable(dims, data, attrs, encoding={"preferred_chunks": {"t": 1}})
     coords = {}
     if any(f.kind == "gauge" for f in file.fields):
         coords["mu"] = ("mu", np.array(["x", "y", "z", "t"]))

@@ -89,6 +89,32 @@ def test_dask_chunks_along_t():
     np.testing.assert_allclose(plaq_t.values, np.abs(lattio.load(path)).sum(axis=(1, 2, 3, 4, 5, 6)))
 
 
+def test_preferred_chunks_are_timeslices(tmp_path):
+    """chunks={} reads a timeslice per chunk, chunks="auto" grows whole
+    timeslices to dask's chunk size, and any t chunking is taken without
+    xarray's warning that chunks split the stored ones."""
+    import dask
+    import warnings
+    path = data("t_dprec_ildg.lime")
+    u = lattio.load(path)
+    per_t = u[0].nbytes
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with xr.open_dataset(path, engine="lattio", chunks={}) as ds:
+            assert ds["gauge"].chunks[0] == (1,) * u.shape[0]
+            assert ds["gauge"].chunks[1:] == tuple((n,) for n in u.shape[1:])
+        with xr.open_dataset(path, engine="lattio", chunks="auto") as ds:
+            assert ds["gauge"].chunks[0] == (u.shape[0],)  # the whole field is far below 128 MiB
+            np.testing.assert_array_equal(ds["gauge"].values, u)
+        with dask.config.set({"array.chunk-size": "%dB" % (2 * per_t)}):
+            with xr.open_dataset(path, engine="lattio", chunks="auto") as ds:
+                assert ds["gauge"].chunks[0] == (2,) * (u.shape[0] // 2)
+                assert ds["gauge"].chunks[1:] == tuple((n,) for n in u.shape[1:])  # sites never split
+        for c in ({"t": 1}, {"t": 3}):
+            with xr.open_dataset(path, engine="lattio", chunks=c) as ds:
+                np.testing.assert_array_equal(ds["gauge"].values, u)
+
+
 def test_open_mfdataset_many_configurations(tmp_path):
     base = lattio.load(data("t_dprec_ildg.lime"))
     paths = []
