@@ -724,6 +724,19 @@ enum lattio_field_kind {
  * Dimensions are x fastest: dims[0] = lx, dims[1] = ly, ... (a site's rank is
  * x + lx*(y + ly*(z + lz*t))).
  */
+/* A text record of another writer (tmLQCD's xlf-info, Grid's grid-format)
+ * that lattio writes back: its LIME type and its text, written as given (no
+ * NUL added).  Writers take at most LATTIO_OTHER_RECORDS_MAX of them, each
+ * a message of its own at the start of the file, before the SciDAC file
+ * records; a type of 1 to 127 printable characters that is none of the
+ * types lattio writes itself (scidac-*, ildg-*, lattio-*) and a text of at
+ * most 16 MiB (ERR_ARG otherwise). */
+typedef struct lattio_text_record {
+    const char *type;
+    const char *text;
+} lattio_text_record;
+#define LATTIO_OTHER_RECORDS_MAX 16
+
 typedef struct lattio_field_info {
     int index;                  /* 0-based among the file's binary records */
     int kind;                   /* enum lattio_field_kind */
@@ -760,6 +773,9 @@ typedef struct lattio_field_info {
     int etmc_record;
     int etmc_flavours;
     uint64_t etmc_lz_written;
+    /* writing: other writers' records put before the file's first set */
+    const lattio_text_record *other;
+    int n_other;
 } lattio_field_info;
 
 /* Sites a binary record of fi holds: the volume for a lattice field, 1
@@ -775,6 +791,18 @@ void lattio_field_info_free(lattio_field_info *fi);
 
 /* Number of fields (scidac-binary-data / ildg-binary-data records) in the file. */
 int lattio_field_count(lattio_lime_reader *r, int *count);
+
+/* Other writers' text records before the binary record of field `field`
+ * (0-based among the binary records; -1: the whole file): every record of a type lattio does not write
+ * itself (not scidac-*, ildg-*, lattio-*, a binary record or tmLQCD's
+ * format records, which describe the field) whose payload is text (no NUL
+ * but trailing ones, which are dropped; at most 16 MiB), in file order, the
+ * first LATTIO_OTHER_RECORDS_MAX into *out (type and text copied; free
+ * with lattio_text_records_free), *n of them; *left counts the others
+ * (after that binary record, beyond the maximum, or not text).  Errors:
+ * ERR_NOMEM, I/O errors. */
+int lattio_field_other_records(lattio_lime_reader *r, int field, lattio_text_record **out, int *n, int *left);
+void lattio_text_records_free(lattio_text_record *recs, int n);
 
 /*
  * Describe field `index` (0-based) of the file.  Records are found by type,
@@ -928,6 +956,8 @@ typedef struct lattio_field_desc {
     int verify_retries;   /* writing: rewrites allowed after a failed verification */
     int skip_checksum;    /* reading: do not compare with the stored checksum */
     int require_checksum; /* reading: a missing scidac-checksum is ERR_NO_CHECKSUM */
+    const lattio_text_record *other; /* writing: other writers' records (lattio_text_record), */
+    int n_other;                     /* written with the file's first field; not into volume sets */
 } lattio_field_desc;
 
 #define LATTIO_FIELD_STAGING_DEFAULT (UINT64_C(2) << 20)
@@ -1268,6 +1298,14 @@ typedef struct lattio_gauge_info {
  * lattio_gauge_check_header.
  */
 int lattio_gauge_read(const char *path, lattio_gauge_info *info, double **u);
+
+/* A NERSC file's header lines as lattio_gauge_write_options.nersc_header
+ * takes them back: every KEY = VALUE line between BEGIN_HEADER and
+ * END_HEADER that the writer takes (a key of letters, digits and _, a line
+ * under 128 bytes), in order, newline-separated, into *text (malloc'd;
+ * NULL when none); *left counts the lines it cannot take.  Errors:
+ * ERR_BAD_HEADER (not a NERSC header), ERR_OPEN, ERR_NOMEM. */
+int lattio_gauge_nersc_header(const char *path, char **text, int *left);
 /* Room for volume * 72 doubles (NULL when out of memory or too large);
  * release with lattio_gauge_free. */
 double *lattio_gauge_alloc(uint64_t volume);
@@ -1309,6 +1347,10 @@ typedef struct lattio_gauge_write_options {
      * DIMENSION_*, LINK_TRACE, PLAQUETTE, CHECKSUM, FLOATING_POINT) are
      * always lattio's (NULL: none) */
     const char *nersc_header;
+    /* ILDG/SciDAC: other writers' records (lattio_text_record) written
+     * before lattio's; ERR_ARG for other formats */
+    const lattio_text_record *other;
+    int n_other;
 } lattio_gauge_write_options;
 
 /* precision 64, nersc_rows 3, NERSC big-endian / MILC little-endian. */
@@ -1382,6 +1424,16 @@ typedef struct lattio_verify_report {
     /* the gauge field's metadata (owned; NULL when the format has none) */
     char *meta_file_xml, *meta_record_xml, *meta_lfn;
     char meta_date[LATTIO_FIELD_TEXT_MAX];
+    /* LIME: other writers' text records before the gauge field (owned), as
+     * lattio_field_other_records gives them; meta_other_left: those it
+     * could not keep.  NERSC: the header's lines a NERSC writer takes back
+     * (lattio_gauge_nersc_header; owned, NULL when none), meta_nersc_left:
+     * the lines it cannot take.  A conversion writes them back where OUT's
+     * format holds them and says which it could not. */
+    lattio_text_record *meta_other;
+    int meta_n_other, meta_other_left;
+    char *meta_nersc_header;
+    int meta_nersc_left;
 } lattio_verify_report;
 
 /* An empty report (call once before the first use). */

@@ -2,7 +2,7 @@
 # one, and _lattio.pyx, the MPI one): the MPI-free half of lattio.h and the
 # helpers both use.
 from libc.stdint cimport uint32_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset, strlen
 
 cimport numpy as cnp
@@ -141,6 +141,9 @@ cdef extern from "lattio.h" nogil:
     int lattio_field_read_double(lattio_lime_reader *r, const lattio_field_info *fi, double *out,
                                  uint64_t n_out, lattio_scidac_sum *computed)
 
+    ctypedef struct lattio_text_record:
+        const char *type
+        const char *text
     ctypedef struct lattio_field_desc:
         int kind
         int mem_format
@@ -158,6 +161,8 @@ cdef extern from "lattio.h" nogil:
         int verify_retries
         int skip_checksum
         int require_checksum
+        const lattio_text_record *other
+        int n_other
 
     void lattio_field_desc_default(lattio_field_desc *d, int kind, int mem_format, int disk_format,
                                    uint64_t elements)
@@ -336,12 +341,40 @@ cdef int prepare(lattio_layout *l, lattio_field_desc *d, int kind, int mem_forma
     return 0
 
 
+cdef class TextRecords:
+    """Other writers' records (lattio_text_record) for a descriptor, kept
+    alive with the bytes they point to while the call runs."""
+    cdef lattio_text_record *recs
+    cdef int n
+    cdef list texts
+
+    def __cinit__(self, list other):
+        self.texts = []
+        self.n = len(other)
+        self.recs = <lattio_text_record *>calloc(self.n if self.n else 1, sizeof(lattio_text_record))
+        if self.recs == NULL:
+            raise MemoryError()
+        for i, (rtype, text) in enumerate(other):
+            t, x = str(rtype).encode("utf-8"), str(text).encode("utf-8")
+            self.texts += [t, x]
+            self.recs[i].type = t
+            self.recs[i].text = x
+
+    def __dealloc__(self):
+        free(self.recs)
+
+
 cdef int fill_meta(lattio_field_desc *d, dict meta, list keep) except -1:
     for key in ("lfn", "file_xml", "record_xml", "date", "datatype"):
         keep.append(opt_bytes(meta.get(key), key))
     d.lfn, d.file_xml, d.record_xml, d.date = cstr(keep[0]), cstr(keep[1]), cstr(keep[2]), cstr(keep[3])
     if keep[4] is not None:
         d.datatype = cstr(keep[4])
+    cdef TextRecords other
+    if meta.get("other"):
+        other = TextRecords(list(meta["other"]))
+        keep.append(other)
+        d.other, d.n_other = other.recs, other.n
     return 0
 
 

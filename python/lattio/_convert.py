@@ -104,6 +104,8 @@ def convert(src: PathLike, dst: PathLike, *, to: Optional[str] = None, precision
     ``in_format``, ``out_format``, ``precision``, ``fields``, ``max_diff``
     (largest difference of ``dst`` from ``src``), ``in_check`` and
     ``out_check`` (the verifications, :func:`lattio.verify`'s report),
+    ``warnings`` (what of ``src``'s metadata ``dst``'s format cannot hold:
+    other writers' records such as tmLQCD's xlf-info, NERSC header lines),
     ``objects`` (HDF5: each field's object in ``src`` and ``dst``).  A
     failed conversion raises the :class:`lattio.LattioError` of its first
     problem (``ChecksumError`` for a damaged ``src``, ``LattioIOError``

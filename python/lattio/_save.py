@@ -34,7 +34,15 @@ _META_SAME = {"file_text": "file_xml", "record_text": "record_xml", "lfn_text": 
 _META_DERIVED = {"file", "record", "private_file", "private_file_text", "private_record", "private_record_text",
                  "ildg_format", "ildg_format_text", "scidac_colors", "scidac_spins", "scidac_typesize",
                  "scidac_datacount", "scidac_recordtype", "plaquette", "link_trace", "checksum", "checksum_text",
-                 "layout", "attributes"}
+                 "layout", "attributes", "record_types",
+                 # tmLQCD's description of its binary records: lattio's own records describe the field
+                 "etmc_propagator_format", "etmc_propagator_format_text", "etmc_source_format",
+                 "etmc_source_format_text"}
+# Other writers' text records written back into LIME files, each a message
+# of its own at the start of the file: the reader's key and its LIME type
+# (tmLQCD's; any other writer's through the reader's ``record_types``).
+_OTHER_TYPES = {"xlf_info": "xlf-info", "inverter_info": "inverter-info", "propagator_type": "propagator-type",
+                "gauge_checksum_copy": "gauge-scidac-checksum-copy", "gauge_lfn_copy": "gauge-ildg-data-lfn-copy"}
 # NERSC header keys lattio computes from the data (the rest of a header is written back)
 _NERSC_COMPUTED = {"HDR_VERSION", "DATATYPE", "STORAGE_FORMAT", "DIMENSION_1", "DIMENSION_2", "DIMENSION_3",
                    "DIMENSION_4", "LINK_TRACE", "PLAQUETTE", "CHECKSUM", "FLOATING_POINT"}
@@ -289,6 +297,9 @@ _VOLFMT = {"multi": 1, "part": 2, "partdir": 3}
 def _save_volumes(path, arrays, gauge, how, where, volumes):
     """A QIO volume set: in parallel, a volume per rank or node; serially,
     the single file written beside the set and split by the node grid."""
+    if how.meta.get("other"):
+        raise ValueError("metadata records %s are other writers' LIME records: lattio writes them into single "
+                         "files, not QIO volume sets" % ", ".join(t for t, _ in how.meta["other"]))
     if where.comm is not None:
         args = _field_args(arrays[0], gauge, how)
         _parallel().volumes_write(where.comm, path, _VOLFMT[volumes], *args, where.glob, where.lo, where.extent,
@@ -377,6 +388,9 @@ def _save_args(path, array, format, precision, metadata, hdf5, parallel=False):
     gauge = _check_array(array, format, parallel)
     precision = _stored_precision(precision, format, array.dtype)
     meta = _checked_metadata(metadata)
+    if meta.get("other") and format not in ("ildg", "scidac"):
+        raise ValueError("metadata records %s are other writers' LIME records: lattio writes them into ILDG and "
+                         "SciDAC files, not %s" % (", ".join(t for t, _ in meta["other"]), format))
     if layout not in ("qdp", "qlua"):
         raise ValueError("layout must be 'qdp' or 'qlua', not %r" % (layout,))
     if field is not None and (field not in FIELD_TYPES or gauge or format not in ("scidac", "hdf5")):
@@ -431,15 +445,39 @@ def _field_of(meta, site, cplx):
     return None
 
 
+def _other_record(key, value, metadata, types):
+    """(LIME type, text) of another writer's record under `key` (its text,
+    ``KEY_text``, or a plain text ``KEY``); (None, None) for the parsed view
+    of one whose text is given too; None when `key` is no such record."""
+    base = key[:-5] if key.endswith("_text") else key
+    rtype = types.get(base) or _OTHER_TYPES.get(base)
+    if rtype is None:
+        return None
+    if key.endswith("_text") or (base + "_text" not in metadata and isinstance(value, str)):
+        return rtype, value
+    return None, None
+
+
 def _canonical_metadata(metadata):
     """The metadata in the writer's names: the reader's other names mapped,
-    derived keys dropped, unknown keys refused (ValueError naming them)."""
-    meta, unknown = {}, []
-    for key, value in dict(metadata or {}).items():
+    derived keys dropped, other writers' records gathered under ``other``
+    (a list of (LIME type, text)), unknown keys refused (ValueError naming
+    them)."""
+    meta, unknown, other = {}, [], {}
+    metadata = dict(metadata or {})
+    types = metadata.get("record_types") or {}
+    if not isinstance(types, dict):
+        raise ValueError("metadata record_types must be a dict of keys and LIME types, not %s"
+                         % type(types).__name__)
+    for key, value in metadata.items():
         if key in _META_DERIVED:
             continue
         name = _META_SAME.get(key, key)
-        if name not in _META_KEYS:
+        rec = _other_record(key, value, metadata, types) if name not in _META_KEYS else None
+        if rec is not None:
+            if rec[0] is not None:
+                other[rec[0]] = rec[1]
+        elif name not in _META_KEYS:
             unknown.append(key)
         elif name not in meta or key == name:  # the writer's own name wins over another name of it
             meta[name] = value
@@ -447,6 +485,8 @@ def _canonical_metadata(metadata):
         raise ValueError("metadata keys %s are not written by lattio.save (written: %s; the reader's names of "
                          "these and the keys derived from the data are accepted too; docs/python.md, "
                          "\"Metadata keys\")" % (sorted(unknown), ", ".join(sorted(_META_KEYS))))
+    if other:
+        meta["other"] = list(other.items())
     return meta
 
 
@@ -477,6 +517,10 @@ def _checked_metadata(metadata):
                 raise ValueError("metadata little_endian must be a bool, not %r" % (value,))
         elif key == "header":
             meta[key] = _nersc_header_text(value) if value is not None else None
+        elif key == "other":
+            for rtype, text in value:
+                if not isinstance(text, str) or "\0" in text:
+                    raise ValueError("metadata: the %s record must be text without NUL bytes" % rtype)
         elif value is not None and (not isinstance(value, (str, bytes)) or
                                     ("\0" in value if isinstance(value, str) else b"\0" in value)):
             raise ValueError("metadata %r must be text without NUL bytes" % key)

@@ -359,6 +359,8 @@ def _lime_fields(file: File) -> List[Field]:
                 continue
             meta[key + "_text"] = text
             meta[key] = text if key in _PLAIN_TEXT else _text_dict(text)
+            if key not in _XML_TYPES.values():  # another writer's: its LIME type, for save to write it back
+                meta.setdefault("record_types", {})[key] = r["type"]
             if key in ("private_file", "file") and key not in texts:
                 texts[key], texts[key + "_text"] = meta[key], text
         start = number

@@ -4,8 +4,10 @@ writes.  Over the real files of every format lattio writes with metadata
 .metadata)`` writes p's metadata back: the user file and record XML and
 the LFN byte for byte (checked on the LIME records with the tests' own
 parser), the private record's date and datatype, every NERSC header key
-lattio does not compute; a record lattio does not write (tmLQCD's, the
-xlf-info record) is a ValueError naming it, never dropped in silence."""
+lattio does not compute, other writers' text records (tmLQCD's xlf-info,
+Grid's grid-format) byte for byte; such a record where the format cannot
+hold it (NERSC, HDF5, a volume set) is a ValueError naming it, never
+dropped in silence."""
 import glob
 import os
 
@@ -21,10 +23,7 @@ CORPUS = sorted(glob.glob(os.path.join(DATA, "*")) + glob.glob(os.path.join(DATA
                 glob.glob(os.path.join(HERE, "..", "..", "tests", "data", "hdf5", "*.h5")) +
                 glob.glob(os.path.join(SHARED, "*")))
 CORPUS = [p for p in CORPUS if os.path.isfile(p) and not p.endswith(".md")]
-NOT_WRITTEN = {"xlf_info", "etmc_propagator_format", "propagator_type", "inverter_info", "gauge_checksum_copy",
-               "etmc_propagator_format_text", "propagator_type_text", "inverter_info_text", "gauge_checksum_copy_text",
-               "xlf_info_text"}
-TEXT_RECORDS = ("scidac-file-xml", "scidac-record-xml", "ildg-data-lfn")
+TEXT_RECORDS = ("scidac-file-xml", "scidac-record-xml", "ildg-data-lfn", "xlf-info", "grid-format")
 
 
 def one_field(path):
@@ -59,13 +58,6 @@ def test_metadata_round_trips(tmp_path, path, what):
     fmt, meta = what
     out = str(tmp_path / ("copy." + ("h5" if fmt == "hdf5" else fmt)))
     u = lattio.load(path)
-    dropped = sorted(set(meta) & NOT_WRITTEN)
-    if dropped:
-        with pytest.raises(ValueError) as e:
-            lattio.save(out, u, format=fmt, metadata=meta)
-        assert all(k in str(e.value) for k in dropped), str(e.value)
-        assert not os.path.exists(out)
-        return
     lattio.save(out, u, format=fmt, metadata=meta)
     with lattio.open(out) as g:
         back = g.fields[0].metadata
@@ -109,11 +101,61 @@ GRID_XML = (b'<?xml version="1.0"?>\n<FieldMetaData>\n  <hdr_version>1.0</hdr_ve
             b'  <sequence_number>12</sequence_number>\n</FieldMetaData>\n')
 
 
+def test_xlf_info_is_written_back(tmp_path):
+    """tmLQCD's xlf-info record: its own message at the start of the file,
+    its text byte for byte (no NUL added), as tmLQCD writes it."""
+    path = os.path.join(DATA, "tmlqcd", "conf.0001")
+    with lattio.open(path) as f:
+        meta = f.fields[0].metadata
+    out = str(tmp_path / "copy.ildg")
+    lattio.save(out, lattio.load(path), metadata=meta)
+    recs = parse_lime(open(out, "rb").read())
+    assert recs[0][0] == "xlf-info" and recs[0][2] == records(path)["xlf-info"]
+    assert [t for t, _o, _p in recs].count("xlf-info") == 1
+    with lattio.open(out) as g:
+        assert g.fields[0].metadata["xlf_info"] == meta["xlf_info"]
+    assert lattio.verify(out)["ok"]
+
+
+@pytest.mark.parametrize("fmt", ["nersc", "hdf5"])
+def test_records_a_format_cannot_hold_are_refused(tmp_path, fmt):
+    path = os.path.join(DATA, "tmlqcd", "conf.0001")
+    with lattio.open(path) as f:
+        meta = f.fields[0].metadata
+    out = str(tmp_path / ("copy." + ("h5" if fmt == "hdf5" else fmt)))
+    with pytest.raises(ValueError) as e:
+        lattio.save(out, lattio.load(path), format=fmt, metadata=meta)
+    assert "xlf-info" in str(e.value) and fmt in str(e.value)
+    assert not os.path.exists(out)
+
+
+def test_records_are_not_written_into_volume_sets(tmp_path):
+    path = os.path.join(DATA, "tmlqcd", "conf.0001")
+    with lattio.open(path) as f:
+        meta = f.fields[0].metadata
+    with pytest.raises(ValueError) as e:
+        lattio.save(str(tmp_path / "set"), lattio.load(path), metadata=meta, volumes="multi", grid=(2, 1, 1, 1))
+    assert "xlf-info" in str(e.value) and "volume" in str(e.value)
+    assert not os.listdir(tmp_path)
+
+
+@pytest.mark.parametrize("rtype", ["scidac-file-xml", "ildg-format", "two words", "x" * 128])
+def test_other_record_types_lattio_cannot_write_are_refused(tmp_path, rtype):
+    """A record type lattio writes itself, or one LIME cannot hold, as
+    another writer's record: ArgumentError from the library, no file."""
+    out = str(tmp_path / "x.ildg")
+    meta = {"record_types": {"odd": rtype}, "odd_text": "text"}
+    with pytest.raises(lattio.LattioError) as e:
+        lattio.save(out, lattio.load(os.path.join(DATA, "unity.lime")), metadata=meta)
+    assert "record type" in str(e.value), str(e.value)
+    assert not os.path.exists(out)
+
+
 def test_other_writers_records_are_shown(tmp_path):
     """Grid's grid-format record (its FieldMetaData XML) and any other text
     record before a field are in the field's metadata, typed, under their
-    type; a binary payload of an unknown type is not; saving them is a
-    ValueError naming them (lattio writes no grid-format record)."""
+    type; a binary payload of an unknown type is not; saving them writes
+    the grid-format record back byte for byte, under its own type."""
     src = os.path.join(DATA, "t_dprec_ildg.lime")
     path = str(tmp_path / "grid.lime")
 
@@ -129,6 +171,64 @@ def test_other_writers_records_are_shown(tmp_path):
     assert grid["plaquette"] == 0.0382422893 and grid["sequence_number"] == 12 and grid["ensemble_id"] == "grid-test"
     assert meta["grid_format_text"] == GRID_XML.decode()
     assert not any(k.startswith("odd") for k in meta), sorted(meta)
-    with pytest.raises(ValueError) as e:
-        lattio.save(str(tmp_path / "copy.ildg"), lattio.load(path), metadata=meta)
-    assert "grid_format" in str(e.value)
+    assert meta["record_types"] == {"grid_format": "grid-format"}
+    out = str(tmp_path / "copy.ildg")
+    lattio.save(out, lattio.load(path), metadata=meta)
+    assert records(out)["grid-format"] == GRID_XML
+    with lattio.open(out) as g:
+        assert g.fields[0].metadata["grid_format"] == meta["grid_format"]
+
+
+# --- lattio.convert: the library's conversion writes them back too ----------
+
+CONF = os.path.join(DATA, "tmlqcd", "conf.0001")
+
+
+@pytest.mark.parametrize("to", ["ildg", "scidac"])
+def test_convert_writes_other_records_back(tmp_path, to):
+    out = str(tmp_path / ("copy." + to))
+    rep = lattio.convert(CONF, out, to=to)
+    recs = parse_lime(open(out, "rb").read())
+    assert recs[0][0] == "xlf-info" and recs[0][2] == records(CONF)["xlf-info"]
+    assert rep["warnings"] == []
+
+
+def test_convert_fields_writes_other_records_back(tmp_path):
+    """tmLQCD's propagator (12 fields) to SciDAC: its propagator-type and
+    inverter-info records at the start of OUT, byte for byte."""
+    src = os.path.join(DATA, "tmlqcd", "source.0001.00.inverted")
+    out = str(tmp_path / "prop.lime")
+    lattio.convert(src, out, to="scidac")
+    want = [(t, p) for t, _o, p in parse_lime(open(src, "rb").read())[:2]]
+    got = [(t, p) for t, _o, p in parse_lime(open(out, "rb").read())[:2]]
+    assert [t for t, _ in want] == ["propagator-type", "inverter-info"] and got == want
+
+
+def test_convert_says_what_it_cannot_write(tmp_path):
+    rep = lattio.convert(CONF, str(tmp_path / "c.nersc"), to="nersc")
+    assert any("xlf-info" in w and "not written" in w for w in rep["warnings"]), rep["in_check"]
+    rep = lattio.convert(os.path.join(DATA, "t_nersc.cfg"), str(tmp_path / "c.ildg"), to="ildg")
+    assert any("NERSC header lines not written" in w for w in rep["warnings"]), rep["in_check"]
+
+
+def test_convert_carries_the_nersc_header(tmp_path):
+    """NERSC to NERSC: every header key lattio does not compute (the
+    ensemble, creator, dates, boundaries) as IN has it."""
+    src = os.path.join(DATA, "t_nersc.cfg")
+    out = str(tmp_path / "c.nersc")
+    rep = lattio.convert(src, out, to="nersc")
+    assert rep["warnings"] == []
+    with lattio.open(src) as f, lattio.open(out) as g:
+        want, got = f.fields[0].metadata["header"], g.fields[0].metadata["header"]
+    kept = {k for k in want if k not in ("CHECKSUM", "LINK_TRACE", "PLAQUETTE", "DATATYPE", "FLOATING_POINT",
+                                         "HDR_VERSION", "STORAGE_FORMAT")}
+    assert kept >= {"CREATOR", "CREATOR_HARDWARE", "CREATION_DATE", "ENSEMBLE_LABEL"}
+    assert {k: got.get(k) for k in kept} == {k: want[k] for k in kept}
+
+
+def test_convert_fields_says_what_hdf5_cannot_hold(tmp_path):
+    if "writes" not in lattio.build_info()["library"]:
+        pytest.skip("this build writes no HDF5")
+    rep = lattio.convert(os.path.join(DATA, "tmlqcd", "source.0001.00.inverted"), str(tmp_path / "p.h5"), to="hdf5")
+    assert rep["kind"] == "fields"
+    assert any("propagator-type" in w and "not written" in w for w in rep["warnings"]), rep["warnings"]

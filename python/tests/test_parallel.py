@@ -92,6 +92,22 @@ def test_uneven_save(shared_dir, fmt):
     WORLD.Barrier()
 
 
+def test_other_records_save(shared_dir):
+    """tmLQCD's configuration saved with its metadata (the xlf-info record
+    written back) in blocks: byte for byte rank 0's serial save."""
+    src = data(os.path.join("tmlqcd", "conf.0001"))
+    u = lattio.load(src)
+    with lattio.open(src) as f:
+        meta = dict(f.fields[0].metadata, date="Tue Nov 24 00:00:00 2026 UTC")
+    par, ser = os.path.join(shared_dir, "par.ildg"), os.path.join(shared_dir, "ser.ildg")
+    lattio.save(par, block(u, WORLD), comm=WORLD, metadata=meta)
+    if WORLD.Get_rank() == 0:
+        lattio.save(ser, u, metadata=meta)
+        assert read_bytes(par) == read_bytes(ser)
+        assert read_bytes(par)[144:144 + len(meta["xlf_info_text"])] == meta["xlf_info_text"].encode()
+    WORLD.Barrier()
+
+
 @pytest.mark.parametrize("fmt", ["scidac", "hdf5"])
 def test_multi_field_save(shared_dir, fmt):
     """Three fermion fields on a 5x3x2x7 lattice (uneven blocks) saved in
@@ -287,6 +303,16 @@ def test_convert_collective(shared_dir):
         lattio.convert(out, out, comm=WORLD)
     assert e.value.name == "ERR_OUTPUT_IS_INPUT"
     assert WORLD.allgather(e.value.name) == ["ERR_OUTPUT_IS_INPUT"] * WORLD.size
+    # other writers' records (tmLQCD's xlf-info; a propagator's records) written back over the ranks
+    for src, to in (("conf.0001", "ildg"), ("source.0001.00.inverted", "scidac")):
+        src = data(os.path.join("tmlqcd", src))
+        out = os.path.join(shared_dir, "tm." + to)
+        rep = lattio.convert(src, out, to=to, comm=WORLD)
+        if WORLD.rank == 0:
+            head = read_bytes(src)
+            n = int.from_bytes(head[8:16], "big")
+            assert read_bytes(out)[:144 + n] == head[:144 + n]  # the first record, header and text
+            assert rep["warnings"] == []
     # ranks that pass different arguments: ERR_RANK_ARG on every rank, nothing written
     other = os.path.join(shared_dir, "o2.lime")
     with pytest.raises(lattio.RankArgumentError):

@@ -58,6 +58,8 @@ void lattio_field_describe(lattio_field_info *fi, const lattio_field_desc *d, co
     fi->lfn = (char *)(d->lfn ? d->lfn : "lattio");
     fi->file_xml = (char *)(d->file_xml ? d->file_xml : file_xml);
     fi->record_xml = (char *)(d->record_xml ? d->record_xml : record_xml);
+    fi->other = d->other;
+    fi->n_other = d->n_other;
 }
 
 int lattio_field_check_metadata(const lattio_field_desc *d)
@@ -66,6 +68,7 @@ int lattio_field_check_metadata(const lattio_field_desc *d)
     RETURN_IF_ERROR(lattio_field_metadata_fits("lfn", d->lfn));
     RETURN_IF_ERROR(lattio_field_metadata_fits("file_xml", d->file_xml));
     RETURN_IF_ERROR(lattio_field_metadata_fits("record_xml", d->record_xml));
+    RETURN_IF_ERROR(lattio_field_check_other(d->other, d->n_other));
     return lattio_field_metadata_fits("datatype", d->datatype);
 }
 

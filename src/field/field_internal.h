@@ -72,6 +72,10 @@ typedef struct lattio_set_record {
 #define LATTIO_SET_HEAD_MAX 6
 int lattio_field_set_head(int ildg, int file_header, lattio_set_record *out);
 
+/* Other writers' records (lattio_text_record) as writers take them: at
+ * most LATTIO_OTHER_RECORDS_MAX, types checked (ERR_ARG naming the fault). */
+int lattio_field_check_other(const lattio_text_record *other, int n);
+
 /* field_stage.c: the field pipeline's staging (MPI-free).  A stage moves
  * this rank's sites of layout l (the caller's memory layout, file-order
  * numbering) between the caller's buffer `local` (elements reals of

@@ -104,6 +104,11 @@ static int check_write_args(int format, const lattio_gauge_write_options *opt,
         lattio_detail_set("%s stores SU(3) fields only, not SU(%d)", lattio_gauge_format_name(format), opt->colors);
         return LATTIO_FAIL(LATTIO_ERR_UNSUPPORTED, "SU(N) in an SU(3) format");
     }
+    if (opt->n_other && format != LATTIO_GAUGE_ILDG && format != LATTIO_GAUGE_SCIDAC) {
+        lattio_detail_set("other writers' records go into LIME files (ILDG, SciDAC), not %s",
+                          lattio_gauge_format_name(format));
+        return LATTIO_FAIL(LATTIO_ERR_ARG, "other records");
+    }
     uint64_t v, b;
     return gauge_volume(dims, 0, &v, &b) == LATTIO_OK ? LATTIO_OK : LATTIO_ERR_ARG;
 }

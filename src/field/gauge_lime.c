@@ -87,6 +87,9 @@ static int make_info(lattio_field_info *fi, int format, const lattio_gauge_write
     RETURN_IF_ERROR(lattio_field_metadata_fits("lfn", opt->lfn));
     RETURN_IF_ERROR(lattio_field_metadata_fits("file_xml", opt->file_xml));
     RETURN_IF_ERROR(lattio_field_metadata_fits("record_xml", opt->record_xml));
+    RETURN_IF_ERROR(lattio_field_check_other(opt->other, opt->n_other));
+    fi->other = opt->other;
+    fi->n_other = opt->n_other;
     fi->kind = format == LATTIO_GAUGE_ILDG ? LATTIO_FIELD_ILDG_GAUGE : LATTIO_FIELD_SU3_GAUGE;
     fi->nd = 4;
     memcpy(fi->dims, dims, 4 * sizeof *dims);

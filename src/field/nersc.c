@@ -3,6 +3,7 @@
  * IEEE32/64 big or little endian; the header checksum is the sum mod 2^32
  * of the stored 32-bit words in host order. */
 #include "gauge_internal.h"
+#include "xml.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define NERSC_HEADER_MAX 65536
 #define VALUE_MAX 128
@@ -239,6 +241,65 @@ int gauge_nersc_read(const lattio_source *src, lattio_gauge_info *info, double *
                                      &sum));
     info->computed[0] = sum.a;
     return LATTIO_OK;
+}
+
+/* --- the header's lines, for a writer to take back -------------------------- */
+
+static int extra_line(const char *line, size_t n, const char **key, size_t *kn, const char **val, size_t *vn);
+
+/* Append the line [line, line + n) to *out as "KEY = VALUE" when the
+ * writer takes it, else count it in *left (blank lines aside). */
+static int take_line(lattio_strbuf *out, const char *line, size_t n, int *left)
+{
+    const char *key, *val;
+    size_t kn, vn;
+    trim(&line, &n);
+    if (n == 0) return LATTIO_OK;
+    if (extra_line(line, n, &key, &kn, &val, &vn) != LATTIO_OK) {
+        ++*left;
+        return LATTIO_OK;
+    }
+    if (out->len) lattio_strbuf_puts(out, "\n");
+    lattio_strbuf_printf(out, "%.*s = %.*s", (int)kn, key, (int)vn, val);
+    return out->status;
+}
+
+/* The lines of text after BEGIN_HEADER up to END_HEADER into *out. */
+static int take_lines(const char *text, size_t len, lattio_strbuf *out, int *left)
+{
+    const char *nl = memchr(text, '\n', len);
+    RETURN_IF(len < 12 || memcmp(text, "BEGIN_HEADER", 12) != 0 || !nl, LATTIO_FAIL(LATTIO_ERR_BAD_HEADER, "not NERSC"));
+    for (size_t pos = (size_t)(nl - text) + 1; pos < len;) {
+        const char *line = text + pos, *end = memchr(line, '\n', len - pos);
+        if (!end) break;
+        const size_t n = (size_t)(end - line);
+        pos += n + 1;
+        if (n >= 10 && memcmp(line, "END_HEADER", 10) == 0) return LATTIO_OK;
+        RETURN_IF_ERROR(take_line(out, line, n, left));
+    }
+    return LATTIO_FAIL(LATTIO_ERR_BAD_HEADER, "no END_HEADER");
+}
+
+int lattio_gauge_nersc_header(const char *path, char **text, int *left)
+{
+    RETURN_IF(!path || !text || !left, LATTIO_ERR_ARG);
+    *text = NULL, *left = 0;
+    int fd;
+    RETURN_IF_ERROR(lattio_open_regular(path, &fd));
+    lattio_source src;
+    char *head = lattio_malloc(NERSC_HEADER_MAX);
+    size_t got = 0;
+    int rc = head ? lattio_source_fd(fd, &src) : LATTIO_ERR_NOMEM;
+    if (rc == LATTIO_OK) rc = lattio_source_read_at(&src, 0, head, NERSC_HEADER_MAX, &got);
+    close(fd);
+    lattio_strbuf out;
+    lattio_strbuf_init(&out);
+    if (rc == LATTIO_OK) rc = take_lines(head, got, &out, left);
+    lattio_free(head);
+    if (rc == LATTIO_OK && out.len) *text = strdup(out.data);
+    if (rc == LATTIO_OK && out.len && !*text) rc = LATTIO_ERR_NOMEM;
+    lattio_strbuf_free(&out);
+    return rc;
 }
 
 /* --- writing ------------------------------------------------------------ */

@@ -68,10 +68,21 @@ static int reread(lattio_lime_writer *w, const lattio_field_info *fi, uint64_t d
     return LATTIO_OK;
 }
 
+/* Other writers' records, each a message of its own, before the file's first set. */
+static int put_other(lattio_lime_writer *w, const lattio_field_info *fi)
+{
+    RETURN_IF_ERROR(lattio_field_check_other(fi->other, fi->n_other));
+    for (int i = 0; i < fi->n_other; i++)
+        RETURN_IF_ERROR(lattio_lime_writer_record(w, fi->other[i].type, fi->other[i].text,
+                                                  strlen(fi->other[i].text), 1, 1));
+    return LATTIO_OK;
+}
+
 static int put_all(lattio_lime_writer *w, lattio_field_info *fi, int mem_format, const void *values,
                    int verify, int file_header)
 {
     const int ildg = fi->kind == LATTIO_FIELD_ILDG_GAUGE;
+    if (file_header) RETURN_IF_ERROR(put_other(w, fi));
     lattio_set_record head[LATTIO_SET_HEAD_MAX];
     const int n = lattio_field_set_head(ildg, file_header, head);
     for (int i = 0; i < n; i++) RETURN_IF_ERROR(put_record(w, fi, head[i].rec, head[i].mb, head[i].me));

@@ -33,6 +33,19 @@ void lattio_args_int(lattio_args *a, const char *name, int64_t v)
     add(a, name, fnv(UINT64_C(1469598103934665603), &v, sizeof v));
 }
 
+/* Every other writer's record, type and text, in one hash (none: the count alone). */
+static uint64_t other_hash(const lattio_field_desc *d)
+{
+    const int n = d->n_other;
+    uint64_t h = fnv(UINT64_C(1469598103934665603), &n, sizeof n);
+    for (int i = 0; d->other && i < n && i < LATTIO_OTHER_RECORDS_MAX; i++) {
+        const char *t = d->other[i].type, *x = d->other[i].text;
+        h = t ? fnv(fnv(h, "t", 1), t, strlen(t) + 1) : fnv(h, "n", 1);
+        h = x ? fnv(fnv(h, "x", 1), x, strlen(x) + 1) : fnv(h, "n", 1);
+    }
+    return h;
+}
+
 void lattio_args_desc(lattio_args *a, const lattio_field_desc *d, int writing)
 {
     lattio_args_int(a, "field descriptor given", d != NULL);
@@ -56,6 +69,7 @@ void lattio_args_desc(lattio_args *a, const lattio_field_desc *d, int writing)
     lattio_args_str(a, "date", d->date);
     lattio_args_int(a, "verify", d->verify);
     lattio_args_int(a, "verify_retries", d->verify_retries);
+    add(a, "other writers' records", other_hash(d));
 }
 
 int lattio_args_agree(MPI_Comm comm, const lattio_args *a)

@@ -35,6 +35,27 @@ void lattio_ops_convert_meta(const lattio_verify_report *v, lattio_field_desc *d
     if (v->meta_date[0]) d->date = v->meta_date;
 }
 
+void lattio_ops_convert_carry(lattio_convert_report *rep, int format, const lattio_text_record **other, int *n,
+                              const char **nersc_header)
+{
+    const lattio_verify_report *in = &rep->in_check;
+    const int lime = format == LATTIO_GAUGE_ILDG || format == LATTIO_GAUGE_SCIDAC;
+    *other = lime ? in->meta_other : NULL;
+    *n = lime ? in->meta_n_other : 0;
+    *nersc_header = format == LATTIO_GAUGE_NERSC ? in->meta_nersc_header : NULL;
+    const int dropped = (lime ? 0 : in->meta_n_other) + in->meta_other_left;
+    if (dropped)
+        lattio_ops_warning(&rep->in_check, "%d of IN's other writers' records (%s%s) not written: %s", dropped,
+                           in->meta_n_other ? in->meta_other[0].type : "more than the writers take",
+                           in->meta_n_other > 1 ? ", ..." : "",
+                           lime ? "more than 16, or not text" : "OUT's format holds no LIME records");
+    if (in->meta_nersc_left || (in->meta_nersc_header && format != LATTIO_GAUGE_NERSC))
+        lattio_ops_warning(&rep->in_check, "IN's NERSC header lines not written: %s",
+                           format != LATTIO_GAUGE_NERSC ? "OUT is not NERSC"
+                                                        : "lines a NERSC writer cannot take (keys of other "
+                                                          "characters, lines of 128 bytes or more)");
+}
+
 void lattio_ops_convert_h5_target(const lattio_convert_options *o, const char *tmp, char *target, size_t size)
 {
     snprintf(target, size, "%s:%s", tmp, o->h5_path ? o->h5_path : "/lattice");
@@ -237,14 +258,15 @@ static int gauge_input(gauge_job *j)
 static int gauge_write(gauge_job *j)
 {
     const lattio_verify_report *in = &j->rep->in_check;
+    lattio_gauge_write_options opt;
+    lattio_gauge_write_options_default(&opt, j->o->format);
+    lattio_ops_convert_carry(j->rep, j->o->format, &opt.other, &opt.n_other, &opt.nersc_header);
     if (j->o->format == LATTIO_GAUGE_HDF5) {
         lattio_ops_convert_h5_target(j->o, j->tmp, j->target, sizeof j->target);
         if (!j->h || !j->h->write_h5) return LATTIO_ERR_UNSUPPORTED;
         return j->h->write_h5(j->h->arg, j->target, j->o, j->rep->precision, in, j->u);
     }
     snprintf(j->target, sizeof j->target, "%s", j->tmp);
-    lattio_gauge_write_options opt;
-    lattio_gauge_write_options_default(&opt, j->o->format);
     opt.precision = j->rep->precision;
     opt.nersc_rows = j->o->nersc_rows ? j->o->nersc_rows : 3;
     opt.colors = in->info.colors;

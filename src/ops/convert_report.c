@@ -93,6 +93,19 @@ static void json_check(FILE *f, const char *key, const lattio_verify_report *v)
     free(j);
 }
 
+/* What the conversion did not carry over (IN's check's warnings: its
+ * other writers' records, NERSC header lines), also when IN is no gauge
+ * field and has no check of its own. */
+static void json_warnings(FILE *f, const lattio_verify_report *in)
+{
+    fputs(", \"warnings\": [", f);
+    for (int i = 0; i < in->nwarnings; i++) {
+        fputs(i ? ", " : "", f);
+        lattio_json_string(f, in->warnings[i]);
+    }
+    fputc(']', f);
+}
+
 static void json_problems(FILE *f, const lattio_convert_report *rep)
 {
     fputs(", \"problems\": [", f);
@@ -139,6 +152,7 @@ static void json_report(FILE *f, const lattio_convert_report *rep)
     json_map(f, rep);
     json_check(f, "in_check", &rep->in_check);
     json_check(f, "out_check", &rep->out_check);
+    json_warnings(f, &rep->in_check);
     json_problems(f, rep);
     fputc('}', f);
 }

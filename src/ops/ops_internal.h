@@ -32,6 +32,11 @@ void lattio_ops_meta(lattio_verify_report *rep, const lattio_field_info *fi);
 /* Empty rep for path (its previous content freed); ERR_NOMEM when the
  * path cannot be copied. */
 int lattio_ops_reset(lattio_verify_report *rep, const char *path);
+/* What of IN's metadata beyond the SciDAC records a conversion to
+ * `format` writes back: other writers' records (LIME formats) and NERSC
+ * header lines (NERSC); what it cannot is a warning of rep's OUT check. */
+void lattio_ops_convert_carry(lattio_convert_report *rep, int format, const lattio_text_record **other, int *n,
+                              const char **nersc_header);
 /* A gauge field's observables (rep->stats, computed) checked: unitarity,
  * header plaquette and link trace. */
 void lattio_ops_stats_checks(lattio_verify_report *rep, const char *where);

@@ -18,6 +18,8 @@ void lattio_verify_report_free(lattio_verify_report *rep)
     free(rep->meta_file_xml);
     free(rep->meta_record_xml);
     free(rep->meta_lfn);
+    lattio_text_records_free(rep->meta_other, rep->meta_n_other);
+    free(rep->meta_nersc_header);
     free(rep->fields);
     memset(rep, 0, sizeof *rep);
 }

@@ -104,6 +104,18 @@ static void etmc_note(lattio_verify_report *rep, const lattio_field_info *fi, in
                        record, fi->etmc_record, fi->etmc_lz_written, fi->dims[2]);
 }
 
+/* Other writers' records before the gauge field's binary record (field
+ * `field`, record `record`), kept for a conversion. */
+static void other_records(lattio_verify_report *rep, lattio_lime_reader *r, int field, int record)
+{
+    lattio_text_records_free(rep->meta_other, rep->meta_n_other);
+    rep->meta_other = NULL, rep->meta_n_other = rep->meta_other_left = 0;
+    const int rc = lattio_field_other_records(r, field, &rep->meta_other, &rep->meta_n_other, &rep->meta_other_left);
+    if (rc != LATTIO_OK)
+        lattio_ops_problem(rep, rc, "other writers' records before record %d: %s (%s)", record, lattio_strerror(rc),
+                           lattio_error_name(rc));
+}
+
 /* Checksum one field (record number `record`); the first gauge field is
  * also read into *c->u. */
 
@@ -137,6 +149,7 @@ static void lime_field(verify_ctx *c, lattio_lime_reader *r, const lattio_field_
     read_problems(rep, v, rc, fi->has_checksum);
     if ((buf || (parallel && gauge)) && (rc == LATTIO_OK || rc == LATTIO_ERR_CHECKSUM)) {
         lime_gauge_info(rep, fi, v);
+        other_records(rep, r, fi->index, record);
         if (buf) {
             gauge_checks(rep, buf);
         } else {
@@ -237,6 +250,8 @@ static void plain_gauge(verify_ctx *c)
                            lattio_error_name(rc));
     if (rc == LATTIO_OK && in->checksum_kind == LATTIO_GSUM_NERSC && !in->has_checksum)
         lattio_ops_problem(rep, LATTIO_ERR_NO_CHECKSUM, "NERSC header has no CHECKSUM (ERR_NO_CHECKSUM)");
+    if (in->format == LATTIO_GAUGE_NERSC && buf) /* its lines, for a conversion to write back */
+        lattio_gauge_nersc_header(rep->path, &rep->meta_nersc_header, &rep->meta_nersc_left);
     if (buf) gauge_checks(rep, buf);
     if (buf && c->u) *c->u = buf;
     else lattio_gauge_free(buf);

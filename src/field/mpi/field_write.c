@@ -114,11 +114,27 @@ int lattio_field_put_records(lattio_file *f, const lattio_field_info *fi, const 
     return rc;
 }
 
+/* Collective: other writers' records (checked by the caller), each a
+ * message of its own, LATTIO_XFER_RECORDS_MAX to a call. */
+static int put_other(lattio_file *f, const lattio_field_info *fi)
+{
+    for (int first = 0; first < fi->n_other; first += LATTIO_XFER_RECORDS_MAX) {
+        lattio_xfer_record r[LATTIO_XFER_RECORDS_MAX];
+        int n = 0;
+        for (int i = first; i < fi->n_other && n < LATTIO_XFER_RECORDS_MAX; i++, n++)
+            r[n] = (lattio_xfer_record){fi->other[i].type, fi->other[i].text, strlen(fi->other[i].text), 1, 1};
+        RETURN_IF_ERROR(lattio_xfer_records(f, n, r));
+    }
+    return LATTIO_OK;
+}
+
 static int put_metadata(lattio_file *f, const lattio_field_info *fi, int ildg)
 {
     /* the file header pair once per file, before its first record set (not
-     * only at the start: a field after other records needs its dims too) */
+     * only at the start: a field after other records needs its dims too),
+     * other writers' records before it */
     const int header = !lattio_file_has_type(f, lattio_field_record_type(LATTIO_REC_PRIVATE_FILE_XML));
+    if (header) RETURN_IF_ERROR(put_other(f, fi));
     lattio_set_record head[LATTIO_SET_HEAD_MAX];
     return lattio_field_put_records(f, fi, head, lattio_field_set_head(ildg, header, head));
 }

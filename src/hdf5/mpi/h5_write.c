@@ -34,6 +34,10 @@ static int check_write(const lattio_field_desc *d, const lattio_layout *l, const
     RETURN_IF(lattio_real_size(d->disk_format) != 4 && lattio_real_size(d->disk_format) != 8, LATTIO_ERR_ARG);
     RETURN_IF(d->datacount == 0 || d->elements % d->datacount, LATTIO_ERR_ARG);
     RETURN_IF(layout != LATTIO_H5_QDP && layout != LATTIO_H5_QLUA, LATTIO_ERR_ARG);
+    if (d->n_other) {
+        lattio_detail_set("other writers' records go into LIME files (ILDG, SciDAC), not HDF5");
+        return LATTIO_FAIL(LATTIO_ERR_ARG, "other records");
+    }
     const uint64_t nc = d->colors > 0 ? (uint64_t)d->colors : 3;
     if (lattio_field_is_gauge_kind(d->kind))
         RETURN_IF(l->ndims != 4 || d->elements != 8 * nc * nc || nc > LATTIO_GAUGE_MAX_COLORS,

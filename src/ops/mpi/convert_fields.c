@@ -188,6 +188,7 @@ static int out_add(const cf_job *j, cf_out *o, int i, const lattio_layout *l, co
     lattio_field_desc d;
     char datatype[LATTIO_FIELD_TEXT_MAX];
     out_desc(f, precision, &ri->field, &d, datatype, sizeof datatype);
+    if (!o->h5) d.other = j->rep->in_check.meta_other, d.n_other = j->rep->in_check.meta_n_other; /* with the first */
     lattio_field_write_info w;
     int rc;
     if (o->h5) {
@@ -300,6 +301,25 @@ static int compare_all(cf_job *j)
 
 /* --- the plan and the call --------------------------------------------------- */
 
+/* Rank 0: IN's other writers' records before its first field, for OUT's
+ * start (a LIME OUT); what cannot be written is a warning of IN's check. */
+static void other_of(cf_job *j)
+{
+    lattio_verify_report *v = &j->rep->in_check;
+    lattio_lime_reader *r;
+    int rc = lattio_lime_reader_open(j->in, &r);
+    if (rc == LATTIO_OK) {
+        rc = lattio_field_other_records(r, j->p.count ? j->fields[0].index : -1, &v->meta_other, &v->meta_n_other,
+                                        &v->meta_other_left);
+        lattio_lime_reader_close(r);
+    }
+    const lattio_text_record *other;
+    int n;
+    const char *nersc_header;
+    if (rc == LATTIO_OK) lattio_ops_convert_carry(j->rep, j->o->format, &other, &n, &nersc_header);
+    else lattio_ops_warning(v, "other writers' records not read: %s (%s)", lattio_strerror(rc), lattio_error_name(rc));
+}
+
 /* Rank 0: IN's fields listed, OUT allowed and reserved. */
 static void make_plan(cf_job *j)
 {
@@ -313,6 +333,7 @@ static void make_plan(cf_job *j)
     if (rc != LATTIO_OK) {
         lattio_ops_convert_failed(rep, 0, rc, NULL);
     } else if (lattio_ops_fields_refused(rep, j->p.count, j->o->format) == LATTIO_OK) {
+        if (!j->p.in_h5) other_of(j);
         const char *inputs[1] = {j->p.in_file};
         rc = lattio_output_allowed(j->out, inputs, 1);
         if (rc == LATTIO_OK) rc = lattio_temp_open(j->out, j->p.tmp, sizeof j->p.tmp, &fd);
@@ -364,6 +385,7 @@ int lattio_ops_convert_fields(MPI_Comm comm, int rank, const char *in, const cha
     int rc = lattio_xfer_mpi(MPI_Bcast(&j.p, sizeof j.p, MPI_BYTE, 0, comm), "convert");
     if (rc == LATTIO_OK && j.p.status != LATTIO_OK) rc = j.p.status;
     if (rc == LATTIO_OK) rc = share_fields(&j);
+    if (rc == LATTIO_OK) rc = lattio_ops_share_other(comm, rank, &rep->in_check);
     if (rc == LATTIO_OK) rc = lattio_agree(comm, convert_all(&j));
     if (rc == LATTIO_OK) rc = lattio_agree(comm, compare_all(&j));
     if (rank == 0 && j.p.status == LATTIO_OK) finish(&j, rc);

@@ -103,26 +103,13 @@ static int route_of(const char *in, const lattio_convert_options *o, int nranks)
     return lattio_gauge_detect(in, &detected) == LATTIO_OK && detected == LATTIO_GAUGE_ILDG ? ROUTE_GAUGE : ROUTE_ROOT;
 }
 
-/* Collective: rank 0's string *s on every rank (NULL kept as NULL). */
-static int bcast_str(MPI_Comm comm, int rank, char **s)
-{
-    int64_t n = *s ? (int64_t)strlen(*s) : -1;
-    RETURN_IF_ERROR(lattio_xfer_mpi(MPI_Bcast(&n, 1, MPI_INT64_T, 0, comm), "convert"));
-    if (rank != 0) {
-        free(*s);
-        *s = n >= 0 ? calloc(1, (size_t)n + 1) : NULL;
-    }
-    int rc = lattio_agree(comm, n >= 0 && !*s ? LATTIO_ERR_NOMEM : LATTIO_OK);
-    if (rc == LATTIO_OK && n > 0) rc = lattio_xfer_mpi(MPI_Bcast(*s, (int)n, MPI_CHAR, 0, comm), "convert");
-    return rc;
-}
-
 /* Collective: rank 0's metadata of IN on every rank. */
 static int share_meta(MPI_Comm comm, int rank, lattio_verify_report *v)
 {
-    int rc = bcast_str(comm, rank, &v->meta_file_xml);
-    if (rc == LATTIO_OK) rc = bcast_str(comm, rank, &v->meta_record_xml);
-    if (rc == LATTIO_OK) rc = bcast_str(comm, rank, &v->meta_lfn);
+    int rc = lattio_ops_share_other(comm, rank, v);
+    if (rc == LATTIO_OK) rc = lattio_ops_bcast_str(comm, rank, &v->meta_file_xml);
+    if (rc == LATTIO_OK) rc = lattio_ops_bcast_str(comm, rank, &v->meta_record_xml);
+    if (rc == LATTIO_OK) rc = lattio_ops_bcast_str(comm, rank, &v->meta_lfn);
     if (rc == LATTIO_OK)
         rc = lattio_xfer_mpi(MPI_Bcast(v->meta_date, sizeof v->meta_date, MPI_CHAR, 0, comm), "convert");
     return rc;
@@ -173,6 +160,10 @@ static int write_par(par_job *j)
 {
     const int format = j->o->format ? j->o->format : LATTIO_GAUGE_ILDG;
     const lattio_verify_report *in = &j->rep->in_check;
+    const lattio_text_record *other;
+    int n_other;
+    const char *nersc_header;
+    lattio_ops_convert_carry(j->rep, format, &other, &n_other, &nersc_header);
     if (format == LATTIO_GAUGE_HDF5) {
         lattio_ops_convert_h5_target(j->o, j->p.tmp, j->target, sizeof j->target);
         return write_h5_gauge(j->comm, j->target, j->o, j->p.precision, &j->l, j->u, in);
@@ -187,6 +178,7 @@ static int write_par(par_job *j)
         lattio_field_desc d;
         gauge_desc(format == LATTIO_GAUGE_ILDG ? LATTIO_FIELD_ILDG_GAUGE : LATTIO_FIELD_SU3_GAUGE, j->p.precision,
                    &j->l, in, &d);
+        d.other = other, d.n_other = n_other;
         rc = lattio_field_write(f, &d, &j->l, j->u, NULL);
     }
     const int crc = lattio_close(f);

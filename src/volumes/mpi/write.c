@@ -262,6 +262,10 @@ static int check_write(const char *base, int volfmt, const lattio_field_desc *d,
     RETURN_IF(d->datacount == 0 || d->elements % d->datacount, LATTIO_ERR_ARG);
     for (int k = 0; k < n; k++) RETURN_IF_ERROR(lattio_field_check_memory(d, l, locals[k]));
     RETURN_IF_ERROR(lattio_field_check_metadata(d));
+    if (d->n_other) {
+        lattio_detail_set("other writers' records go into single files, not QIO volume sets");
+        return LATTIO_FAIL(LATTIO_ERR_ARG, "other records");
+    }
     return lattio_field_desc_type_check(d, l);
 }
 
