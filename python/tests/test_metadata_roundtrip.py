@@ -232,3 +232,24 @@ def test_convert_fields_says_what_hdf5_cannot_hold(tmp_path):
     rep = lattio.convert(os.path.join(DATA, "tmlqcd", "source.0001.00.inverted"), str(tmp_path / "p.h5"), to="hdf5")
     assert rep["kind"] == "fields"
     assert any("propagator-type" in w and "not written" in w for w in rep["warnings"]), rep["warnings"]
+
+
+def test_tmlqcd_propagator_metadata_round_trips(tmp_path):
+    """A tmLQCD propagator (12 components) loaded as one propagator and saved
+    as SciDAC with its metadata: propagator-type and inverter-info byte for
+    byte at the start, the etmc-propagator-format replaced by QIO's record
+    XML (derived from the array), the values equal."""
+    src = os.path.join(DATA, "tmlqcd", "source.0001.00.inverted")
+    with lattio.open(src) as f:
+        meta = f.fields[0].metadata
+    u = lattio.load(src)
+    out = str(tmp_path / "prop.scidac")
+    lattio.save(out, u, metadata=meta)
+    want = records(src)
+    got = parse_lime(open(out, "rb").read())
+    assert [(t, p) for t, _o, p in got[:2]] == [(t, want[t]) for t in ("propagator-type", "inverter-info")]
+    assert "etmc-propagator-format" not in {t for t, _o, _p in got}
+    with lattio.open(out) as g:
+        back = g.fields[0].metadata
+    assert back["propagator_type"] == meta["propagator_type"] and back["inverter_info"] == meta["inverter_info"]
+    assert np.array_equal(lattio.load(out), u)
