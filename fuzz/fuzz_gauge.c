@@ -2,12 +2,14 @@
  * and lattio_gauge_read of NERSC, MILC, openQCD, HiRep and LIME (ILDG/SciDAC)
  * inputs, SU(N) included.  Seeds: the real NERSC and LIME files and MILC/openQCD headers
  * (scripts/fuzz.sh).  Invariants: a known status; on success a field, a
- * volume matching the dims, and a header check that returns a status. */
+ * volume matching the dims, and a header check that returns a status; a
+ * NERSC header's lines taken back (lattio_gauge_nersc_header). */
 #include <mpi.h> /* links the upper layer (the gauge readers live there) */
 
 #include "fuzz_input.h"
 #include "lattio.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -31,6 +33,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             (void)lattio_gauge_check_header(&info, &st);
     }
     lattio_gauge_free(u);
+    char *header = NULL; /* a NERSC header's lines, as a conversion writes them back */
+    int left = -1;
+    rc = lattio_gauge_nersc_header(path, &header, &left);
+    FUZZ_ASSERT(strcmp(lattio_error_name(rc), "UNKNOWN") != 0);
+    FUZZ_ASSERT(rc != LATTIO_OK || left >= 0);
+    FUZZ_ASSERT(!header || strlen(header) < 65536);
+    free(header);
     close(fd);
     return 0;
 }

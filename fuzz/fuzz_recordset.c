@@ -2,7 +2,8 @@
  * field index, each field's metadata (every XML dialect) and the
  * verification of its binary record.  Invariants: a known status; a field
  * described as read has dims whose product is its volume and a binary record
- * inside the file; the detail text is terminated. */
+ * inside the file; the detail text is terminated; other writers' records
+ * found (lattio_field_other_records) are records a writer takes. */
 #include <mpi.h> /* links the upper layer (the record-set parser lives there) */
 
 #include "fuzz_input.h"
@@ -33,6 +34,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             lattio_field_info_free(&fi);
             const int vrc = lattio_field_verify(path, i, NULL, NULL);
             FUZZ_ASSERT(strcmp(lattio_error_name(vrc), "UNKNOWN") != 0);
+        }
+        /* other writers' records (what a conversion writes back): before
+         * the first field and in the whole file; each a valid record to write */
+        for (int field = -1; field <= 0; field++) {
+            lattio_text_record *other = NULL;
+            int n = -1, left = -1;
+            const int orc = lattio_field_other_records(r, field, &other, &n, &left);
+            FUZZ_ASSERT(strcmp(lattio_error_name(orc), "UNKNOWN") != 0);
+            FUZZ_ASSERT(orc != LATTIO_OK || (n >= 0 && n <= LATTIO_OTHER_RECORDS_MAX && left >= 0));
+            for (int k = 0; orc == LATTIO_OK && k < n; k++)
+                FUZZ_ASSERT(other[k].type[0] && strlen(other[k].type) < LATTIO_LIME_TYPE_MAX && other[k].text);
+            lattio_text_records_free(other, n > 0 ? n : 0);
         }
     }
     lattio_lime_reader_close(r);

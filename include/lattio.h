@@ -793,14 +793,15 @@ void lattio_field_info_free(lattio_field_info *fi);
 int lattio_field_count(lattio_lime_reader *r, int *count);
 
 /* Other writers' text records before the binary record of field `field`
- * (0-based among the binary records; -1: the whole file): every record of a type lattio does not write
- * itself (not scidac-*, ildg-*, lattio-*, a binary record or tmLQCD's
- * format records, which describe the field) whose payload is text (no NUL
- * but trailing ones, which are dropped; at most 16 MiB), in file order, the
- * first LATTIO_OTHER_RECORDS_MAX into *out (type and text copied; free
- * with lattio_text_records_free), *n of them; *left counts the others
- * (after that binary record, beyond the maximum, or not text).  Errors:
- * ERR_NOMEM, I/O errors. */
+ * (0-based among the binary records; -1: the whole file): every record of
+ * a type lattio does not write itself (not scidac-*, ildg-*, lattio-*, a
+ * binary record or tmLQCD's format records, which describe the field)
+ * whose type a writer takes (lattio_text_record) and whose payload is text
+ * (no NUL but trailing ones, which are dropped; at most 16 MiB), in file
+ * order, the first LATTIO_OTHER_RECORDS_MAX into *out (type and text
+ * copied; free with lattio_text_records_free), *n of them; *left counts
+ * the others (after that binary record, beyond the maximum, a type no
+ * writer takes, or not text).  Errors: ERR_NOMEM, I/O errors. */
 int lattio_field_other_records(lattio_lime_reader *r, int field, lattio_text_record **out, int *n, int *left);
 void lattio_text_records_free(lattio_text_record *recs, int n);
 

@@ -57,11 +57,20 @@ void lattio_text_records_free(lattio_text_record *recs, int n)
     free(recs);
 }
 
-/* A record another writer wrote as text: its type is none of lattio's, the
- * binary records' or tmLQCD's format records'. */
+/* A record another writer wrote: its type is none of lattio's, the binary
+ * records' or tmLQCD's format records'. */
 static int is_other_type(const char *type)
 {
     return type[0] && !is_own_type(type) && !lattio_field_is_binary_type(type) && !lattio_field_is_etmc_format(type);
+}
+
+/* A type a writer takes back (check_type's rule, without its detail). */
+static int writable_type(const char *type)
+{
+    const size_t n = strlen(type);
+    for (size_t i = 0; i < n; i++)
+        if (type[i] <= ' ' || type[i] > '~') return 0;
+    return n > 0 && n < LATTIO_LIME_TYPE_MAX;
 }
 
 /* recs[i]'s payload as text (trailing NULs dropped) into *text, malloc'd;
@@ -114,7 +123,7 @@ int lattio_field_other_records(lattio_lime_reader *r, int field, lattio_text_rec
     const int end = field >= 0 ? binary_at(recs, count, field) : count;
     for (int i = 0; rc == LATTIO_OK && i < count; i++) {
         if (!is_other_type(recs[i].type)) continue;
-        if (i >= end) { /* after the field: not its */
+        if (i >= end || !writable_type(recs[i].type)) { /* after the field, or a type no writer takes */
             ++*left;
             continue;
         }
