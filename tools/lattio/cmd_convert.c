@@ -220,6 +220,8 @@ static int print_report(const convert_args *a, const lattio_convert_report *rep)
         if (rc != LATTIO_OK) return tool_status_error("convert", a->out, rc, "%s", "");
     } else if (rep->status == LATTIO_OK) {
         print_done(rep);
+        for (int i = 0; i < rep->in_check.nwarnings; i++) /* escaped by the library */
+            printf("%s: warning: %s\n", rep->in, rep->in_check.warnings[i]);
     }
     for (int i = 0; i < rep->nproblems; i++) /* already escaped by the library */
         tool_error("convert", rep->problem_out[i] ? rep->out : rep->in, "%s", rep->problems[i]);
