@@ -10,7 +10,7 @@
  *   - POSIX write calls on the measured files, their bytes, those not
  *     covering whole blocks (IOCOUNT_BLOCK, the stripe), those shorter than
  *     a block, the blocks written by two or more ranks (a lock domain
- *     shared), read calls, and opens/syncs/truncates (metadata work);
+ *     shared), read calls and the bytes they returned, and opens/syncs/truncates (metadata work);
  *   - each rank's extra heap (peak live malloc bytes in the phase minus
  *     those at its start) and the MPI memory it allocates (shared windows,
  *     MPI_Alloc_mem).
@@ -42,16 +42,17 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
+#include <errno.h>
 #include <unistd.h>
 
 #define MAXPHASES 128
 #define MAXSPANS 16384 /* write calls kept per phase and rank for the shared-block count */
 #define MAXBLOCKS (1LL << 24)
 
-enum { COLL, CBYTES, MSGS, BYTES, XMSGS, XBYTES, WRITES, WBYTES, UNALIGNED, SMALL, READS, FSOPS, HEAP,
+enum { COLL, CBYTES, MSGS, BYTES, XMSGS, XBYTES, WRITES, WBYTES, UNALIGNED, SMALL, READS, RBYTES, FSOPS, HEAP,
        MPIMEM, NCOUNTS };
 static const char *const count_name[NCOUNTS] = {"coll", "cbytes", "msgs", "bytes", "xmsgs", "xbytes",
-                                                "writes", "wbytes", "unaligned", "small", "reads",
+                                                "writes", "wbytes", "unaligned", "small", "reads", "rbytes",
                                                 "fsops", "heap", "mpimem"};
 
 typedef struct phase {
@@ -625,9 +626,15 @@ static void wrote(int fd, long long off, long long n)
     else p->lost++;
 }
 
-static void read_call(int fd)
+/* A read call on the file and the bytes it returned (r < 0: none). */
+static void read_call(int fd, ssize_t r)
 {
-    if (measured(fd)) add(READS, 1);
+    const int saved = errno;
+    if (measured(fd)) {
+        add(READS, 1);
+        if (r > 0) add(RBYTES, (long long)r);
+    }
+    errno = saved;
 }
 
 /* The next definition of fn (libc's). */
@@ -674,26 +681,30 @@ ssize_t write(int fd, const void *b, size_t n)
 ssize_t pread(int fd, void *b, size_t n, off_t off)
 {
     NEXT(pread);
-    read_call(fd);
-    return real(fd, b, n, off);
+    ssize_t r = real(fd, b, n, off);
+    read_call(fd, r);
+    return r;
 }
 ssize_t pread64(int fd, void *b, size_t n, off_t off)
 {
     NEXT(pread64);
-    read_call(fd);
-    return real(fd, b, n, off);
+    ssize_t r = real(fd, b, n, off);
+    read_call(fd, r);
+    return r;
 }
 ssize_t preadv(int fd, const struct iovec *v, int cnt, off_t off)
 {
     NEXT(preadv);
-    read_call(fd);
-    return real(fd, v, cnt, off);
+    ssize_t r = real(fd, v, cnt, off);
+    read_call(fd, r);
+    return r;
 }
 ssize_t read(int fd, void *b, size_t n)
 {
     NEXT(read);
-    read_call(fd);
-    return real(fd, b, n);
+    ssize_t r = real(fd, b, n);
+    read_call(fd, r);
+    return r;
 }
 int fsync(int fd)
 {

@@ -1,6 +1,9 @@
 /* scale_field.c -- one field write and one verified read, each a phase for
- * the count tool (MPI_Pcontrol; bench/iocount.c): what tests/scale and
- * bench/scale.sh count at different rank counts, volumes and windows.
+ * the count tool (MPI_Pcontrol; bench/iocount.c), then the binary record's
+ * raw bytes read as a lattice split in x (the fine split: runs of X / ranks
+ * sites; phase lattice_read, the default strategy's read compared with
+ * the independent strategy's): what tests/scale and bench/scale.sh count
+ * at different rank counts, volumes and windows.
  *   mpirun -np P scale_field X Y Z T [xy|4d [FILE]]
  * A double gauge field (72 reals per site, ILDG record set, SciDAC
  * checksum) of X*Y*Z*T sites, its x and y split over the ranks (xy: the
@@ -38,6 +41,48 @@ static void make_layout(const uint64_t *g, int four_d, lattio_layout *l)
     MPI_Comm_free(&cart);
 }
 
+/* The binary record of `path` read as a lattice, raw bytes, x split over
+ * the ranks (runs of X / ranks sites: the fine split) into a new buffer;
+ * strategy: lattio_options.strategy (AUTO: the default, or LATTIO_STRATEGY). */
+static unsigned char *read_raw(const uint64_t *g, const char *path, int strategy, const char *phase, size_t *bytes)
+{
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    uint64_t lo[4] = {0, 0, 0, 0}, cnt[4] = {g[0], g[1], g[2], g[3]};
+    die(lattio_split(g[0], (uint64_t)size, (uint64_t)rank_, &lo[0], &cnt[0]), "split");
+    lattio_layout l;
+    die(lattio_layout_init(&l, 4, g, lo, cnt, 576), "layout");
+    for (int d = 0; d < 4; d++) l.file_order[d] = l.mem_order[d] = 3 - d; /* t slowest */
+    *bytes = (size_t)(lattio_layout_local_sites(&l) * 576);
+    unsigned char *buf = malloc(*bytes ? *bytes : 1);
+    if (!buf) die(LATTIO_ERR_NOMEM, "buffer");
+    lattio_options opt;
+    lattio_options_default(&opt);
+    opt.strategy = strategy;
+    lattio_file *f = NULL;
+    lattio_record_info info;
+    die(lattio_open(MPI_COMM_WORLD, path, LATTIO_MODE_READ, MPI_INFO_NULL, &opt, &f), "open");
+    die(lattio_record_find(f, "ildg-binary-data", 0, &info), "find the binary record");
+    if (phase) MPI_Pcontrol(1, phase);
+    const int rc = lattio_lattice_read(f, &l, 0, buf);
+    if (phase) MPI_Pcontrol(0);
+    die(rc, "lattice read");
+    die(lattio_close(f), "close");
+    return buf;
+}
+
+/* Phase lattice_read: the record's bytes read with the fine split by the
+ * default strategy, equal to the independent strategy's read of them. */
+static void lattice_read(const uint64_t *g, const char *path)
+{
+    size_t n, m;
+    unsigned char *want = read_raw(g, path, LATTIO_STRATEGY_INDEPENDENT, NULL, &n);
+    unsigned char *got = read_raw(g, path, LATTIO_STRATEGY_AUTO, "lattice_read", &m);
+    if (n != m || memcmp(want, got, n)) die(LATTIO_ERR_CHECKSUM, "lattice read differs from the independent one");
+    free(want);
+    free(got);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -72,6 +117,7 @@ int main(int argc, char **argv)
     lattio_field_info_free(&ri.field);
     die(lattio_close(f), "close");
     if (n && memcmp(mine, back, (size_t)n * sizeof *mine)) die(LATTIO_ERR_CHECKSUM, "sites read differ");
+    lattice_read(g, path);
     free(mine);
     free(back);
     MPI_Finalize();

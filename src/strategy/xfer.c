@@ -76,7 +76,16 @@ static uint64_t shortest_run(const lattio_layout *l)
  * file's pages dominate); at 12^4 (12 MB) even (1.59 / 1.62x); at 16^4
  * (38 MB) mapped ahead (0.84 / 1.22x).  Whole-field writes of at most
  * LATTIO_ONE_WRITER_BYTES (8 MiB) with every rank on one node therefore
- * go through one writer. */
+ * go through one writer.
+ * Reads across nodes (stop 51, bench/results/read-across-nodes-2026-11-29.md):
+ * the one-node measurements above kept reads independent, but across nodes
+ * a fine x,y split (4.6 KB runs) read independently is 4096 calls per rank
+ * (a round trip each on a network file system) against a window per call
+ * through one aggregator per node; lattice_bench 16x16x16x32 at 2x2 and
+ * 4x1 on GlusterFS and MooseFS, ROMIO and OMPIO: the aggregate read 1.2-2.6x
+ * faster in 8 of 8 (medians of 3).  A fine split across nodes is therefore
+ * read through one aggregator per node too (cluster.scale.counts holds the
+ * calls to the fewest its bytes need). */
 #define AUTO_MIN_RUN ((uint64_t)1 << 20)
 
 /* Local.  The measured default from the shortest run of any rank: the
@@ -125,7 +134,11 @@ static int auto_strategy(const lattio_file *f, const lattio_layout *l, uint64_t 
     if (writing && !partial && f->size > 1 && f->place.nnodes == 1 && lattice_bytes(l) <= f->cfg.one_writer_bytes)
         return LATTIO_STRATEGY_SERIAL;
     if ((f->size > 1 || !writing) && mapped_eligible(f)) return LATTIO_STRATEGY_MAPPED;
-    if (!writing || f->size == 1 || min_run >= AUTO_MIN_RUN) return LATTIO_STRATEGY_INDEPENDENT;
+    /* a fine split (runs under 1 MiB) goes through one aggregator per node:
+     * whole stripes, a call each, written or read; a read on one node keeps
+     * its independent calls (one page cache: small reads cost no round trip) */
+    const int fine = f->size > 1 && min_run < AUTO_MIN_RUN && (writing || f->place.nnodes > 1);
+    if (!fine) return LATTIO_STRATEGY_INDEPENDENT;
     *naggs = (uint64_t)f->place.nnodes;
     return LATTIO_STRATEGY_AGGREGATE;
 }

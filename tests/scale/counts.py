@@ -16,7 +16,11 @@ strategies.  Asserts, per strategy and call:
     below a bound set by the window and staging sizes, far below the
     rank's share of the lattice;
   - the bytes a rank receives through collectives (the agreement payload)
-    grow no faster than the rank count.
+    grow no faster than the rank count;
+  - the default strategy (auto) reads a fine split (runs of X / ranks
+    sites) across nodes in whole windows: each rank's read calls are within
+    2 of the fewest its bytes need (one per window of LATTIO_CB_BUFFER_SIZE)
+    -- an independent read makes one call per run, thousands.
 
 usage: counts.py RUN_SH BIN_DIR [--mpiexec X]   (exit 77: cluster not up)
 """
@@ -64,6 +68,8 @@ def main():
             plan.append((strategy, nodes, ppn, large, WINDOW))
         plan.append((strategy, 2, 2, small, WINDOW))
         plan.append((strategy, 2, 2, large, WINDOW // 4))
+    for nodes, ppn in ((2, 2), (4, 1)):
+        plan.append(("auto", nodes, ppn, large, WINDOW))
     fd, out = tempfile.mkstemp(prefix="scale-counts.", suffix=".jsonl", dir=os.getcwd())
     os.close(fd)
     for strategy, nodes, ppn, dims, window in plan:
@@ -89,6 +95,7 @@ def check(rows, plan):
             failed += check_calls(strategy, phase, runs)
             failed += check_memory(strategy, phase, runs)
             failed += check_agreement(strategy, phase, runs)
+    failed += check_reads([(tag, ph["lattice_read"]) for tag, ph in byrun.items() if tag.startswith("auto")])
     return failed
 
 
@@ -121,6 +128,19 @@ def check_memory(strategy, phase, runs):
     print("%s %s %s: extra memory per rank %d..%d bytes, bound %d" % ("ok" if ok else "FAIL", strategy, phase,
                                                                       least, most, bound))
     return 0 if ok else 1
+
+
+def check_reads(runs):
+    """The default strategy's fine-split read across nodes: read calls per
+    rank within 2 of the fewest its bytes need (a window a call)."""
+    failed = 0 if len(runs) == 2 else 1
+    for tag, r in runs:
+        least = -(-r["rbytes"][2] // WINDOW)  # the rank reading the most
+        ok = r["nodes"] > 1 and r["reads"][2] <= least + 2
+        print("%s %-44s lattice_read: read calls per rank %d..%d, bytes per rank up to %d (fewest calls %d)" % (
+            "ok" if ok else "FAIL", tag, r["reads"][1], r["reads"][2], r["rbytes"][2], least))
+        failed += 0 if ok else 1
+    return failed
 
 
 def check_agreement(strategy, phase, runs):
