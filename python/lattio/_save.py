@@ -455,6 +455,9 @@ def _other_record(key, value, metadata, types):
         return None
     if key.endswith("_text") or (base + "_text" not in metadata and isinstance(value, str)):
         return rtype, value
+    if base + "_text" not in metadata:  # a parsed view alone: its text cannot be made back
+        raise ValueError("metadata %r is the parsed view of the %s record: give its text as %r"
+                         % (key, rtype, base + "_text"))
     return None, None
 
 

@@ -253,3 +253,14 @@ def test_tmlqcd_propagator_metadata_round_trips(tmp_path):
         back = g.fields[0].metadata
     assert back["propagator_type"] == meta["propagator_type"] and back["inverter_info"] == meta["inverter_info"]
     assert np.array_equal(lattio.load(out), u)
+
+
+def test_a_parsed_record_without_its_text_is_refused(tmp_path):
+    with lattio.open(CONF) as f:
+        meta = dict(f.fields[0].metadata)
+    del meta["xlf_info_text"]
+    out = str(tmp_path / "x.ildg")
+    with pytest.raises(ValueError) as e:
+        lattio.save(out, lattio.load(CONF), metadata=meta)
+    assert "xlf_info_text" in str(e.value)
+    assert not os.path.exists(out)
