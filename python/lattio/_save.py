@@ -522,6 +522,8 @@ def _checked_metadata(metadata):
             meta[key] = _nersc_header_text(value) if value is not None else None
         elif key == "other":
             for rtype, text in value:
+                if not isinstance(rtype, str) or "\0" in rtype:
+                    raise ValueError("metadata record_types: a LIME type is text without NUL bytes, not %r" % (rtype,))
                 if not isinstance(text, str) or "\0" in text:
                     raise ValueError("metadata: the %s record must be text without NUL bytes" % rtype)
         elif value is not None and (not isinstance(value, (str, bytes)) or

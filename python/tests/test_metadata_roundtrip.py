@@ -139,6 +139,14 @@ def test_records_are_not_written_into_volume_sets(tmp_path):
     assert not os.listdir(tmp_path)
 
 
+def test_other_record_types_with_nul_are_refused(tmp_path):
+    out = str(tmp_path / "x.ildg")
+    with pytest.raises(ValueError):
+        lattio.save(out, lattio.load(os.path.join(DATA, "unity.lime")),
+                    metadata={"record_types": {"odd": "grid\0format"}, "odd_text": "text"})
+    assert not os.path.exists(out)
+
+
 @pytest.mark.parametrize("rtype", ["scidac-file-xml", "ildg-format", "two words", "x" * 128])
 def test_other_record_types_lattio_cannot_write_are_refused(tmp_path, rtype):
     """A record type lattio writes itself, or one LIME cannot hold, as
