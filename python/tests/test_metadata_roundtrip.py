@@ -272,3 +272,20 @@ def test_a_parsed_record_without_its_text_is_refused(tmp_path):
         lattio.save(out, lattio.load(CONF), metadata=meta)
     assert "xlf_info_text" in str(e.value)
     assert not os.path.exists(out)
+
+
+def test_convert_names_what_it_could_not_carry(tmp_path):
+    """17 text records of another writer before tmLQCD's (18 with its
+    xlf-info): the first 16 written back in order, the rest counted in a
+    warning, never dropped in silence; a binary payload is not text and is
+    counted too."""
+    src = str(tmp_path / "many.lime")
+    recs = [("note-%02d" % i, b"note %d\n" % i) for i in range(17)] + [("blob", bytes(range(256)))]
+    recs += [(t, p) for t, _o, p in parse_lime(open(CONF, "rb").read())]
+    write_lime(src, recs)
+    out = str(tmp_path / "out.ildg")
+    rep = lattio.convert(src, out, to="ildg")
+    got = [(t, p) for t, _o, p in parse_lime(open(out, "rb").read())]
+    assert got[:16] == [("note-%02d" % i, b"note %d\n" % i) for i in range(16)]
+    assert not {"note-16", "blob", "xlf-info"} & {t for t, _p in got}
+    assert any(w.startswith("3 more of IN's records") for w in rep["warnings"]), rep["warnings"]

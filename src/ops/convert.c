@@ -43,12 +43,13 @@ void lattio_ops_convert_carry(lattio_convert_report *rep, int format, const latt
     *other = lime ? in->meta_other : NULL;
     *n = lime ? in->meta_n_other : 0;
     *nersc_header = format == LATTIO_GAUGE_NERSC ? in->meta_nersc_header : NULL;
-    const int dropped = (lime ? 0 : in->meta_n_other) + in->meta_other_left;
-    if (dropped)
-        lattio_ops_warning(&rep->in_check, "%d of IN's other writers' records (%s%s) not written: %s", dropped,
-                           in->meta_n_other ? in->meta_other[0].type : "more than the writers take",
-                           in->meta_n_other > 1 ? ", ..." : "",
-                           lime ? "more than 16, or not text" : "OUT's format holds no LIME records");
+    if (!lime && in->meta_n_other)
+        lattio_ops_warning(&rep->in_check, "%d of IN's other writers' records (%s%s) not written: OUT's format "
+                           "holds no LIME records", in->meta_n_other, in->meta_other[0].type,
+                           in->meta_n_other > 1 ? ", ..." : "");
+    if (in->meta_other_left)
+        lattio_ops_warning(&rep->in_check, "%d more of IN's records of other writers not written: beyond the first "
+                           "16, not text, of a type no writer takes, or after the field", in->meta_other_left);
     if (in->meta_nersc_left || (in->meta_nersc_header && format != LATTIO_GAUGE_NERSC))
         lattio_ops_warning(&rep->in_check, "IN's NERSC header lines not written: %s",
                            format != LATTIO_GAUGE_NERSC ? "OUT is not NERSC"
