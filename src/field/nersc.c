@@ -150,23 +150,44 @@ static int header_line(nersc_header *h, const char *line, size_t n, lattio_gauge
     return parse_line(h, key, val, info);
 }
 
-/* Walk the lines after BEGIN_HEADER up to END_HEADER. */
-static int parse_header(const char *text, size_t len, nersc_header *h, lattio_gauge_info *info)
+/* Visit the lines after the first (BEGIN_HEADER) up to END_HEADER:
+ * fn(ctx, line, n) for each (its error returned as is); *end receives the
+ * offset after END_HEADER's line.  1 when text holds no END_HEADER line. */
+typedef int (*header_line_fn)(void *ctx, const char *line, size_t n);
+static int walk_header(const char *text, size_t len, header_line_fn fn, void *ctx, uint64_t *end)
 {
-    size_t pos = 0;
-    while (pos < len) {
-        const char *nl = memchr(text + pos, '\n', len - pos);
-        if (!nl) break;
-        const size_t n = (size_t)(nl - (text + pos));
-        const char *line = text + pos;
+    const char *first = memchr(text, '\n', len);
+    for (size_t pos = first ? (size_t)(first - text) + 1 : len; pos < len;) {
+        const char *line = text + pos, *eol = memchr(line, '\n', len - pos);
+        if (!eol) break;
+        const size_t n = (size_t)(eol - line);
         pos += n + 1;
-        if (pos - n - 1 == 0) continue; /* BEGIN_HEADER itself */
         if (n >= 10 && memcmp(line, "END_HEADER", 10) == 0) {
-            h->data_offset = pos;
+            *end = pos;
             return LATTIO_OK;
         }
-        RETURN_IF_ERROR(header_line(h, line, n, info));
+        RETURN_IF_ERROR(fn(ctx, line, n));
     }
+    return 1;
+}
+
+typedef struct header_parse {
+    nersc_header *h;
+    lattio_gauge_info *info;
+} header_parse;
+
+static int parse_one(void *ctx, const char *line, size_t n)
+{
+    header_parse *p = ctx;
+    return header_line(p->h, line, n, p->info);
+}
+
+/* The header's lines parsed into *h, the data offset after END_HEADER. */
+static int parse_header(const char *text, size_t len, nersc_header *h, lattio_gauge_info *info)
+{
+    header_parse p = {h, info};
+    const int rc = walk_header(text, len, parse_one, &p, &h->data_offset);
+    if (rc != 1) return rc;
     PROBLEM(info, "NERSC header: no END_HEADER line in the first %d bytes", NERSC_HEADER_MAX);
     return LATTIO_FAIL(LATTIO_ERR_BAD_HEADER, "no END_HEADER");
 }
@@ -247,37 +268,36 @@ int gauge_nersc_read(const lattio_source *src, lattio_gauge_info *info, double *
 
 static int extra_line(const char *line, size_t n, const char **key, size_t *kn, const char **val, size_t *vn);
 
-/* Append the line [line, line + n) to *out as "KEY = VALUE" when the
- * writer takes it, else count it in *left (blank lines aside). */
-static int take_line(lattio_strbuf *out, const char *line, size_t n, int *left)
+typedef struct header_take {
+    lattio_strbuf out;
+    int *left;
+} header_take;
+
+/* Append the line [line, line + n) to the text as "KEY = VALUE" when the
+ * writer takes it, else count it (blank lines aside). */
+static int take_line(void *ctx, const char *line, size_t n)
 {
+    header_take *t = ctx;
     const char *key, *val;
     size_t kn, vn;
     trim(&line, &n);
     if (n == 0) return LATTIO_OK;
     if (extra_line(line, n, &key, &kn, &val, &vn) != LATTIO_OK) {
-        ++*left;
+        ++*t->left;
         return LATTIO_OK;
     }
-    if (out->len) lattio_strbuf_puts(out, "\n");
-    lattio_strbuf_printf(out, "%.*s = %.*s", (int)kn, key, (int)vn, val);
-    return out->status;
+    if (t->out.len) lattio_strbuf_puts(&t->out, "\n");
+    lattio_strbuf_printf(&t->out, "%.*s = %.*s", (int)kn, key, (int)vn, val);
+    return t->out.status;
 }
 
-/* The lines of text after BEGIN_HEADER up to END_HEADER into *out. */
-static int take_lines(const char *text, size_t len, lattio_strbuf *out, int *left)
+/* The lines a writer takes of the header text[0, len) into t. */
+static int take_lines(const char *text, size_t len, header_take *t)
 {
-    const char *nl = memchr(text, '\n', len);
-    RETURN_IF(len < 12 || memcmp(text, "BEGIN_HEADER", 12) != 0 || !nl, LATTIO_FAIL(LATTIO_ERR_BAD_HEADER, "not NERSC"));
-    for (size_t pos = (size_t)(nl - text) + 1; pos < len;) {
-        const char *line = text + pos, *end = memchr(line, '\n', len - pos);
-        if (!end) break;
-        const size_t n = (size_t)(end - line);
-        pos += n + 1;
-        if (n >= 10 && memcmp(line, "END_HEADER", 10) == 0) return LATTIO_OK;
-        RETURN_IF_ERROR(take_line(out, line, n, left));
-    }
-    return LATTIO_FAIL(LATTIO_ERR_BAD_HEADER, "no END_HEADER");
+    RETURN_IF(len < 12 || memcmp(text, "BEGIN_HEADER", 12) != 0, LATTIO_FAIL(LATTIO_ERR_BAD_HEADER, "not NERSC"));
+    uint64_t end = 0;
+    const int rc = walk_header(text, len, take_line, t, &end);
+    return rc == 1 ? LATTIO_FAIL(LATTIO_ERR_BAD_HEADER, "no END_HEADER") : rc;
 }
 
 int lattio_gauge_nersc_header(const char *path, char **text, int *left)
@@ -292,13 +312,13 @@ int lattio_gauge_nersc_header(const char *path, char **text, int *left)
     int rc = head ? lattio_source_fd(fd, &src) : LATTIO_ERR_NOMEM;
     if (rc == LATTIO_OK) rc = lattio_source_read_at(&src, 0, head, NERSC_HEADER_MAX, &got);
     close(fd);
-    lattio_strbuf out;
-    lattio_strbuf_init(&out);
-    if (rc == LATTIO_OK) rc = take_lines(head, got, &out, left);
+    header_take t = {.left = left};
+    lattio_strbuf_init(&t.out);
+    if (rc == LATTIO_OK) rc = take_lines(head, got, &t);
     lattio_free(head);
-    if (rc == LATTIO_OK && out.len) *text = strdup(out.data);
-    if (rc == LATTIO_OK && out.len && !*text) rc = LATTIO_ERR_NOMEM;
-    lattio_strbuf_free(&out);
+    if (rc == LATTIO_OK && t.out.len) *text = strdup(t.out.data);
+    if (rc == LATTIO_OK && t.out.len && !*text) rc = LATTIO_ERR_NOMEM;
+    lattio_strbuf_free(&t.out);
     return rc;
 }
 

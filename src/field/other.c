@@ -13,18 +13,29 @@ static int is_own_type(const char *type)
     return strncmp(type, "scidac-", 7) == 0 || strncmp(type, "ildg-", 5) == 0 || strncmp(type, "lattio-", 7) == 0;
 }
 
+/* What makes `type` one no writer takes (1 to 127 printable characters,
+ * no blank): 0 none, 1 its length, 2 the byte at *at. */
+static int type_fault(const char *type, size_t *at)
+{
+    const size_t n = strlen(type);
+    if (n == 0 || n >= LATTIO_LIME_TYPE_MAX) return 1;
+    for (*at = 0; *at < n; ++*at)
+        if (type[*at] <= ' ' || type[*at] > '~') return 2;
+    return 0;
+}
+
 static int check_type(const char *type)
 {
-    const size_t n = type ? strlen(type) : 0;
-    if (n == 0 || n >= LATTIO_LIME_TYPE_MAX) {
-        lattio_detail_set("another writer's record type of %zu bytes (1 to %d)", n, LATTIO_LIME_TYPE_MAX - 1);
+    size_t at = 0;
+    const int fault = type ? type_fault(type, &at) : 1;
+    if (fault == 1) {
+        lattio_detail_set("another writer's record type of %zu bytes (1 to %d)", type ? strlen(type) : 0,
+                          LATTIO_LIME_TYPE_MAX - 1);
         return LATTIO_FAIL(LATTIO_ERR_ARG, "record type length");
     }
-    for (size_t i = 0; i < n; i++) {
-        if (type[i] <= ' ' || type[i] > '~') {
-            lattio_detail_set("another writer's record type with byte 0x%02x at %zu", (unsigned char)type[i], i);
-            return LATTIO_FAIL(LATTIO_ERR_ARG, "record type character");
-        }
+    if (fault == 2) {
+        lattio_detail_set("another writer's record type with byte 0x%02x at %zu", (unsigned char)type[at], at);
+        return LATTIO_FAIL(LATTIO_ERR_ARG, "record type character");
     }
     if (is_own_type(type)) {
         lattio_detail_set("record type '%s' is lattio's own: written from the field, not given", type);
@@ -67,10 +78,8 @@ static int is_other_type(const char *type)
 /* A type a writer takes back (check_type's rule, without its detail). */
 static int writable_type(const char *type)
 {
-    const size_t n = strlen(type);
-    for (size_t i = 0; i < n; i++)
-        if (type[i] <= ' ' || type[i] > '~') return 0;
-    return n > 0 && n < LATTIO_LIME_TYPE_MAX;
+    size_t at;
+    return type_fault(type, &at) == 0;
 }
 
 /* recs[i]'s payload as text (trailing NULs dropped) into *text, malloc'd;

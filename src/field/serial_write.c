@@ -68,10 +68,10 @@ static int reread(lattio_lime_writer *w, const lattio_field_info *fi, uint64_t d
     return LATTIO_OK;
 }
 
-/* Other writers' records, each a message of its own, before the file's first set. */
+/* Other writers' records (checked by the callers: lattio_field_check_metadata,
+ * gauge_lime.c's make_info), each a message of its own, before the file's first set. */
 static int put_other(lattio_lime_writer *w, const lattio_field_info *fi)
 {
-    RETURN_IF_ERROR(lattio_field_check_other(fi->other, fi->n_other));
     for (int i = 0; i < fi->n_other; i++)
         RETURN_IF_ERROR(lattio_lime_writer_record(w, fi->other[i].type, fi->other[i].text,
                                                   strlen(fi->other[i].text), 1, 1));
